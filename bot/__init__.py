@@ -1,0 +1,1 @@
+"""Tabletop bot runtime: configuration, store, tables, routing, translation."""

@@ -1,0 +1,15 @@
+"""Fonts shipped with the project so pictures look the same on every host."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import ImageFont
+
+_DIR = Path(__file__).with_name("fonts")
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return ImageFont.truetype(str(_DIR / name), size)
