@@ -1,0 +1,82 @@
+"""`python -m bot` runs the bot; `python -m bot bench` measures it; `--help` lists both."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+from .config import ConfigError, Settings
+
+EXIT_CONFIG = 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Tabletop bot: Narabi, Sensei and Sàréná on Discord.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.add_parser("run", help="connect to Discord and serve games (the default)")
+    bench = sub.add_parser("bench", help="measure interaction, store, restore and per-game speed")
+    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.add_argument("--quick", action="store_true", help="smaller samples (CI smoke run)")
+    sub.add_parser("check", help="validate the configuration and the database, then exit")
+    return parser
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return EXIT_CONFIG
+
+
+async def _open_store(settings: Settings):
+    from .store import Store
+    return await Store.open(settings.database_path)
+
+
+async def _run(settings: Settings) -> int:
+    import discord
+
+    from .client import TabletopBot
+
+    store = await _open_store(settings)
+    bot = TabletopBot(settings, store)
+    try:
+        async with bot:
+            await bot.start(settings.token)
+    except discord.LoginFailure:
+        return _fail("Discord rejected DISCORD_TOKEN: reset the token on the Bot page of the "
+                     "Developer Portal and paste the new one into .env.")
+    except discord.PrivilegedIntentsRequired:
+        return _fail("Discord refused the requested gateway intents.")
+    return 0
+
+
+async def _check(settings: Settings) -> int:
+    store = await _open_store(settings)
+    await store.close()
+    print(f"ok: configuration valid, database {settings.database_path} ready")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    command = args.command or "run"
+    if command == "bench":
+        from .bench import main as bench_main
+        return bench_main(json_output=args.json, quick=args.quick)
+    from dotenv import load_dotenv
+    load_dotenv()
+    try:
+        settings = Settings.from_env()
+        logging.basicConfig(level=settings.log_level,
+                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        return asyncio.run(_check(settings) if command == "check" else _run(settings))
+    except ConfigError as exc:
+        return _fail(str(exc))
+    except KeyboardInterrupt:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,196 @@
+"""`python -m bot bench`: the figures the issues set targets for, measured on this machine.
+
+Interaction handling runs the real bot (cogs, routing, store on a temporary SQLite file)
+against the recorded fake Discord, with image rendering swapped out so the figure is the
+bot's own work; rendering is measured per game separately.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from .config import Settings
+
+
+def _pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def _ms(values: list[float]) -> dict[str, float]:
+    return {"p50_ms": round(_pct(values, 50) * 1000, 3), "p99_ms": round(_pct(values, 99) * 1000, 3),
+            "n": len(values)}
+
+
+async def _bot(db: Path):
+    from .client import TabletopBot
+    from .store import Store
+    from .testing.fake_discord import Harness
+
+    store = await Store.open(db)
+    bot = TabletopBot(Settings("", db, None, "WARNING"), store)
+    harness = await Harness.start(bot)
+    for cog in bot.cogs.values():
+        if hasattr(cog, "render"):
+            cog.render = lambda view, names: b"\x89PNG"  # type: ignore[method-assign]
+    return harness
+
+
+async def _narabi_tables(h, count: int) -> list[tuple[int, list]]:
+    """Open and start ``count`` Narabi tables of 3 through the real commands and buttons."""
+    from .testing.fake_discord import Member, find_component, snowflake
+
+    tables = []
+    for i in range(count):
+        channel = snowflake()
+        members = [Member(10_000 + 3 * i + k, f"p{i}-{k}") for k in range(3)]
+        await h.command(members[0], "narabi", "start", channel_id=channel)
+        lobby = h.fake.channel_messages(channel)[-1]
+        for m in members[1:]:
+            await h.click(m, lobby, find_component(lobby, "join")["custom_id"])
+        await h.click(members[0], lobby, find_component(lobby, "start")["custom_id"])
+        table_id = int(find_component(lobby, "start")["custom_id"].split(":")[1])
+        tables.append((table_id, members))
+    return tables
+
+
+async def _switch_click(h, table_id: int, members) -> tuple[str, float] | None:
+    """One full switch confirmation (the click that changes the game) for the player to move."""
+    from .testing.fake_discord import snowflake
+
+    live = await h.bot.tables.get(table_id)
+    if live is None or live.game is None or live.game.result() is not None:
+        return None
+    seat = live.game.to_move
+    legal = live.game.legal_actions(seat)
+    if not legal:
+        return None
+    action = random.Random(table_id * 7919 + live.row.version).choice(legal)
+    custom_id = f"narabi:{table_id}:confirm:{live.row.version}.{action['card']}.{action['target']}"
+    message = {"id": str(snowflake()), "channel_id": str(live.row.game_channel_id),
+               "flags": 64, "content": "", "components": [
+                   {"type": 1, "components": [{"type": 2, "style": 3, "label": "Confirm",
+                                               "custom_id": custom_id}]}]}
+    h.fake._message(int(message["channel_id"]), message, [], message_id=int(message["id"]),
+                    flags=64)
+    started = time.perf_counter()
+    token = await h.click(members[seat], h.fake.messages[int(message["id"])], custom_id,
+                          settle=False)
+    return token, started
+
+
+async def bench_interactions(tables: int, rounds: int) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        h = await _bot(Path(tmp) / "bench.sqlite3")
+        try:
+            opened = await _narabi_tables(h, tables)
+            sequential: list[float] = []
+            burst: list[float] = []
+            for _ in range(rounds):
+                for table_id, members in opened:
+                    got = await _switch_click(h, table_id, members)
+                    if got is None:
+                        continue
+                    await h.settle()
+                    token, started = got
+                    sequential.append(h.fake.acked_at[token] - started)
+            # Every table's player clicks at the same instant: the worst queueing case.
+            started_tokens = [await _switch_click(h, tid, m) for tid, m in opened]
+            await h.settle()
+            for got in started_tokens:
+                if got is not None and got[0] in h.fake.acked_at:
+                    burst.append(h.fake.acked_at[got[0]] - got[1])
+            commit = await _bench_commit(h)
+        finally:
+            await h.bot.close()
+    return {"tables": tables, "sequential": _ms(sequential), "burst_all_tables": _ms(burst),
+            "store_commit": commit}
+
+
+async def _bench_commit(h) -> dict[str, float]:
+    store = h.bot.store
+    live = next(iter(h.bot.tables._cache.values()))
+    durations = []
+    for _ in range(200):
+        started = time.perf_counter()
+        async with store.transaction() as db:
+            await db.execute("UPDATE game_tables SET updated_at=? WHERE id=?", (time.time(), live.id))
+        durations.append(time.perf_counter() - started)
+    return _ms(durations)
+
+
+async def bench_restore(count: int) -> dict[str, Any]:
+    """Start-up restore of ``count`` unfinished tables from a fresh process's point of view."""
+    import sqlite3
+
+    from .games import game_class
+    from .store import Store
+    from .tables import TableService
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db_path = Path(tmp) / "restore.sqlite3"
+        store = await Store.open(db_path)
+        await store.close()
+        cls = game_class("narabi")
+        states = [json.dumps(cls.new(4, {"advanced": False}, seed).to_json()) for seed in range(50)]
+        now = time.time()
+        with sqlite3.connect(db_path) as db:
+            db.executemany(
+                "INSERT INTO game_tables (id, game, guild_id, channel_id, host_id, status, options, "
+                "locale, seed, version, state, thread_id, board_message_id, created_at, updated_at) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                [(i, "narabi", 1, 10_000 + i, 1, "playing", '{"advanced":false}', "en-US", i, 0,
+                  states[i % len(states)], 20_000 + i, 30_000 + i, now, now)
+                 for i in range(1, count + 1)])
+            db.executemany("INSERT INTO seats (table_id, seat, user_id, name) VALUES (?,?,?,?)",
+                           [(i, s, 100 + s, f"p{s}") for i in range(1, count + 1) for s in range(4)])
+        started = time.perf_counter()
+        store = await Store.open(db_path)
+        service = TableService(store)
+        restored = await service.restore()
+        elapsed = time.perf_counter() - started
+        await store.close()
+    return {"tables": restored, "seconds": round(elapsed, 3)}
+
+
+def bench_games(quick: bool) -> dict[str, Any]:
+    from .benchmarks import narabi, sarena, sensei
+
+    out = {}
+    for name, module in (("narabi", narabi), ("sensei", sensei), ("sarena", sarena)):
+        out[name] = module.bench(quick=quick) if "quick" in module.bench.__code__.co_varnames \
+            else module.bench()
+    return out
+
+
+def main(*, json_output: bool = False, quick: bool = False) -> int:
+    import logging
+
+    logging.basicConfig(level=logging.WARNING)
+    figures = {
+        "interactions": asyncio.run(bench_interactions(40 if quick else 200, 1 if quick else 3)),
+        "restore": asyncio.run(bench_restore(1_000 if quick else 10_000)),
+        "games": bench_games(quick),
+    }
+    if json_output:
+        json.dump(figures, sys.stdout, indent=2)
+        print()
+        return 0
+    i = figures["interactions"]
+    print(f"interactions ({i['tables']} concurrent tables, rendering excluded)")
+    print(f"  one at a time      p50 {i['sequential']['p50_ms']:.2f} ms  p99 {i['sequential']['p99_ms']:.2f} ms  (n={i['sequential']['n']})")
+    print(f"  all tables at once p50 {i['burst_all_tables']['p50_ms']:.2f} ms  p99 {i['burst_all_tables']['p99_ms']:.2f} ms  (n={i['burst_all_tables']['n']})")
+    print(f"  store commit       p50 {i['store_commit']['p50_ms']:.2f} ms  p99 {i['store_commit']['p99_ms']:.2f} ms")
+    r = figures["restore"]
+    print(f"restore: {r['tables']} unfinished tables in {r['seconds']:.3f} s")
+    for game, numbers in figures["games"].items():
+        shown = "  ".join(f"{k} {v}" for k, v in numbers.items())
+        print(f"{game}: {shown}")
+    return 0

@@ -1,0 +1,66 @@
+"""Settings from the environment (and `.env`), validated before anything connects."""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+DEFAULT_DATABASE_PATH = "data/tabletop.sqlite3"
+_LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
+# Bot tokens are three base64url segments separated by dots; checking the shape catches
+# pasted client secrets and quoted values before Discord rejects them at login.
+_TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{20,}$")
+
+
+class ConfigError(Exception):
+    """A configuration problem, worded as what the server owner should fix."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    database_path: Path
+    dev_guild_id: int | None
+    log_level: str
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, *, require_token: bool = True) -> "Settings":
+        env = os.environ if env is None else env
+        token = env.get("DISCORD_TOKEN", "").strip()
+        if require_token:
+            if not token:
+                raise ConfigError("DISCORD_TOKEN is not set: copy .env.example to .env and paste "
+                                  "your bot token (Developer Portal → your app → Bot → Reset Token).")
+            if not _TOKEN_SHAPE.match(token):
+                raise ConfigError("DISCORD_TOKEN does not look like a bot token (three dot-separated "
+                                  "parts): paste the token from the Bot page, not the client secret, "
+                                  "without quotes or spaces.")
+        guild = env.get("DEV_GUILD_ID", "").strip()
+        if guild and not guild.isdigit():
+            raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), got {guild!r}: "
+                              "right-click the server with Developer Mode on → Copy Server ID.")
+        level = (env.get("LOG_LEVEL", "").strip() or "INFO").upper()
+        if level not in _LOG_LEVELS:
+            raise ConfigError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}, got {level!r}.")
+        path = Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH)
+        return cls(token=token, database_path=path, dev_guild_id=int(guild) if guild else None,
+                   log_level=level)
+
+
+def check_database_path(path: Path) -> None:
+    """Fail early, with a sentence, when the database file cannot be created or written."""
+    if path.exists() and path.is_dir():
+        raise ConfigError(f"DATABASE_PATH {path} is a directory: point it at a file, "
+                          f"e.g. {path / 'tabletop.sqlite3'}.")
+    parent = path.parent if str(path.parent) else Path(".")
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"cannot create the folder for DATABASE_PATH {path}: {exc.strerror}. "
+                          "Choose a writable location.") from None
+    target = path if path.exists() else parent
+    if not os.access(target, os.W_OK):
+        raise ConfigError(f"DATABASE_PATH {path} is not writable by this user: fix the "
+                          "permissions or choose another path.")

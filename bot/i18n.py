@@ -1,0 +1,87 @@
+"""The one translation function, over per-language catalogs.
+
+Catalogs are flat JSON files ``<locale>.json`` (or ``<locale>.<part>.json``) in ``bot/locales/``
+(runtime text) and in each game cog's ``locales/`` folder. English is complete; another language may cover any subset and
+falls back to English key by key.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+
+log = logging.getLogger(__name__)
+
+FALLBACK = "en"
+_ROOT = Path(__file__).resolve().parent.parent
+CATALOG_DIRS = (_ROOT / "bot" / "locales", *sorted((_ROOT / "cogs").glob("*/locales")))
+
+
+@lru_cache(maxsize=1)
+def catalogs() -> dict[str, dict[str, str]]:
+    merged: dict[str, dict[str, str]] = {}
+    for folder in CATALOG_DIRS:
+        for file in sorted(folder.glob("*.json")):
+            entries = json.loads(file.read_text(encoding="utf-8"))
+            target = merged.setdefault(file.name.split(".")[0], {})
+            duplicated = set(target) & set(entries)
+            if duplicated:
+                raise RuntimeError(f"{file}: keys already defined elsewhere: {sorted(duplicated)}")
+            target.update(entries)
+    return merged
+
+
+def language_of(locale: str | discord.Locale | None) -> str:
+    """The catalog to use for a Discord locale ('pt-BR' → 'pt-BR' if present, else 'pt', else en)."""
+    if locale is None:
+        return FALLBACK
+    code = locale.value if isinstance(locale, discord.Locale) else str(locale)
+    known = catalogs()
+    if code in known:
+        return code
+    short = code.split("-")[0]
+    return short if short in known else FALLBACK
+
+
+def has(key: str) -> bool:
+    return key in catalogs()[FALLBACK]
+
+
+def t(key: str, locale: str | discord.Locale | None = None, /, **params: Any) -> str:
+    """The text for ``key`` in ``locale`` (English fallback), with ``params`` filled in."""
+    books = catalogs()
+    text = books.get(language_of(locale), {}).get(key)
+    if text is None:
+        text = books[FALLBACK].get(key)
+    if text is None:
+        log.warning("missing catalog key %s", key)
+        return key
+    try:
+        return text.format(**params) if params else text
+    except (KeyError, IndexError, ValueError):
+        log.warning("catalog key %s does not fit params %s", key, sorted(params))
+        return text
+
+
+def command_text(key: str) -> app_commands.locale_str:
+    """A command name/description: the English text, tagged with its key for the Translator."""
+    return app_commands.locale_str(t(key), key=key)
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Gives Discord the command descriptions in every language that has a catalog entry."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        key = string.extras.get("key")
+        if key is None:
+            return None
+        language = language_of(locale)
+        if language == FALLBACK:
+            return None
+        return catalogs()[language].get(key)

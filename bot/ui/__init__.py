@@ -1,0 +1,1 @@
+"""Discord presentation shared by every game: routing, components, lobby, the GameCog base."""

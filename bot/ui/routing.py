@@ -1,0 +1,105 @@
+"""custom_id routing: ``<game>:<table id>:<verb>[:<arg>]`` for every component the bot sends.
+
+Components are wrapped in one DynamicItem class, so a click on any message, sent before or
+after a restart, is routed by its custom_id alone; nothing is kept in memory per message.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import ui
+
+if TYPE_CHECKING:
+    from ..client import TabletopBot
+
+log = logging.getLogger(__name__)
+
+GAME_KEYS = ("narabi", "sensei", "sarena")
+ROUTE = re.compile(
+    r"(?P<game>narabi|sensei|sarena):(?P<table>[1-9][0-9]{0,17}):(?P<verb>[a-z_]{1,16})"
+    r"(?::(?P<arg>[A-Za-z0-9_.\-]{1,64}))?")
+
+
+@dataclass(frozen=True)
+class Route:
+    game: str
+    table: int
+    verb: str
+    arg: str | None = None
+
+    @property
+    def custom_id(self) -> str:
+        base = f"{self.game}:{self.table}:{self.verb}"
+        return base if self.arg is None else f"{base}:{self.arg}"
+
+    def args(self) -> list[str]:
+        """The dot-separated parts of ``arg`` (version, choices …)."""
+        return [] if self.arg is None else self.arg.split(".")
+
+    @classmethod
+    def parse(cls, custom_id: str) -> "Route | None":
+        match = ROUTE.fullmatch(custom_id)
+        return None if match is None else cls.from_match(match)
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> "Route":
+        return cls(match["game"], int(match["table"]), match["verb"], match["arg"])
+
+
+def route(game: str, table: int, verb: str, *args: Any) -> str:
+    custom_id = Route(game, table, verb, ".".join(str(a) for a in args) if args else None).custom_id
+    if ROUTE.fullmatch(custom_id) is None:
+        raise ValueError(f"not a routable custom_id: {custom_id}")
+    return custom_id
+
+
+class Routed(ui.DynamicItem[ui.Item], template=ROUTE):
+    """Any button or select whose custom_id follows the route format."""
+
+    def __init__(self, item: ui.Item, route_: Route | None = None) -> None:
+        super().__init__(item)
+        self.route = route_ or Route.parse(item.custom_id)  # type: ignore[attr-defined]
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item,
+                             match: re.Match[str], /) -> "Routed":
+        return cls(item, Route.from_match(match))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: TabletopBot = interaction.client  # type: ignore[assignment]
+        await bot.router.dispatch(interaction, self.route)
+
+
+def button(custom_id: str, label: str, *, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+           emoji: str | None = None, disabled: bool = False, row: int | None = None) -> Routed:
+    return Routed(ui.Button(custom_id=custom_id, label=label[:80], style=style, emoji=emoji,
+                            disabled=disabled, row=row))
+
+
+def select(custom_id: str, options: list[discord.SelectOption], *, placeholder: str,
+           row: int | None = None) -> Routed:
+    return Routed(ui.Select(custom_id=custom_id, options=options[:25], placeholder=placeholder[:150],
+                            min_values=1, max_values=1, row=row))
+
+
+def view_of(*items: ui.Item | None) -> ui.View:
+    view = ui.View(timeout=None)
+    for item in items:
+        if item is not None:
+            view.add_item(item)
+    return view
+
+
+def message_has_component(interaction: discord.Interaction, custom_id: str) -> bool:
+    message = interaction.message
+    if message is None:
+        return False
+    for row in message.components:
+        for child in getattr(row, "children", [row]):
+            if getattr(child, "custom_id", None) == custom_id:
+                return True
+    return False

@@ -1,0 +1,1 @@
+"""Discord extensions: one cog package per game, plus the general cog."""

@@ -1,0 +1,368 @@
+"""/narabi: lobby, switching in three clicks, private cards, asking, the reveal at the end."""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Mapping
+
+import discord
+from discord import app_commands
+
+from bot.games.narabi import Narabi
+from bot.games.narabi.solver import fewest_switches
+from bot.i18n import command_text, t
+from bot.tables import LiveTable, Outcome, TableError
+from bot.ui.gamecog import MENTION_USERS, NO_MENTIONS, GameCog
+from bot.ui.replies import ephemeral
+from bot.ui.routing import Route, button, select, view_of
+
+log = logging.getLogger(__name__)
+
+COLOUR_MARK = {"white": "⚪", "dark": "⚫"}
+
+
+class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cmd.narabi.description")):
+    game_key = "narabi"
+    private_button = "narabi.button.mine"
+
+    # == commands ==========================================================================
+
+    @app_commands.command(name="start", description=command_text("cmd.start.description"))
+    @app_commands.describe(advanced=command_text("cmd.narabi.advanced"))
+    @app_commands.guild_only()
+    async def start_command(self, interaction: discord.Interaction, advanced: bool = False) -> None:
+        await self.open_lobby(interaction, {"advanced": advanced})
+
+    @app_commands.command(name="rules", description=command_text("cmd.rules.description"))
+    async def rules_command(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(t("narabi.rules", interaction.locale), ephemeral=True)
+
+    # == how things read ===================================================================
+
+    def render(self, view: dict[str, Any], names: list[str]) -> bytes:
+        from render.narabi import render as render_board  # TEMP until render lands
+        return render_board(view, names)
+
+    def options_text(self, options: Mapping[str, Any], locale: str) -> str:
+        key = "narabi.option.advanced_on" if options.get("advanced") else "narabi.option.advanced_off"
+        return t(key, locale)
+
+    def stone(self, card: Mapping[str, Any], locale: str) -> str:
+        mark = COLOUR_MARK.get(card["colour"], "")
+        label = str(card["number"]) if card["number"] is not None else t("narabi.blank", locale)
+        return f"{mark}{label}"
+
+    def stone_of(self, game: Narabi, card_id: int, locale: str) -> str:
+        for row in game.public_view()["rows"]:
+            for card in row:
+                if card["id"] == card_id:
+                    return self.stone(card, locale)
+        return "?"
+
+    def condition(self, condition_id: str, locale: str) -> str:
+        return t(f"narabi.condition.{condition_id}", locale)
+
+    def status_text(self, live: LiveTable, locale: str) -> str:
+        view = self.game(live).public_view()
+        text = t("narabi.status", locale, turn=view["turn"], max=view["max_turns"],
+                 player=self.mention(live, view["to_move"]))
+        if view["advanced"]:
+            text += "\n" + t("narabi.status.advanced", locale)
+        return text
+
+    def game_components(self, live: LiveTable, locale: str) -> list[discord.ui.Item]:
+        version = live.row.version
+        items = [button(self.cid(live.id, "switch", version), t("narabi.button.switch", locale),
+                        style=discord.ButtonStyle.primary, emoji="🔀")]
+        if not live.row.options.get("advanced"):
+            items.append(button(self.cid(live.id, "ask", version), t("narabi.button.ask", locale),
+                                emoji="❓"))
+        return items
+
+    def describe(self, outcome: Outcome, locale: str) -> str | None:
+        live = outcome.table
+        for event in outcome.events:
+            if event["type"] == "switched":
+                card = {"number": event["card_number"], "colour": event["card_colour"]}
+                target = {"number": event["target_number"], "colour": event["target_colour"]}
+                return t("narabi.log.switched", locale, player=self.name(live, event["seat"]),
+                         card=self.stone(card, locale), other=self.name(live, event["target_seat"]),
+                         target=self.stone(target, locale), turn=event["turn"],
+                         max=self.game(live).public_view()["max_turns"])
+            if event["type"] == "abandoned":
+                return t("narabi.log.abandoned", locale, player=self.name(live, event["seat"]))
+        return None
+
+    def private_text(self, live: LiveTable, seat: int, view: Mapping[str, Any], locale: str) -> str:
+        lines = [t("narabi.private.title", locale, table=live.id)]
+        for i, card in enumerate(view.get("cards", []), start=1):
+            lines.append(t("narabi.private.card", locale, position=i, stone=self.stone(card, locale),
+                           condition=self.condition(card["condition"], locale)))
+        return "\n".join(lines)
+
+    def private_update_text(self, live: LiveTable, seat: int, before: Mapping[str, Any],
+                            after: Mapping[str, Any], locale: str) -> str | None:
+        old = {c["id"] for c in before.get("cards", [])}
+        new = [c for c in after.get("cards", []) if c["id"] not in old]
+        if not new:
+            return None
+        lines = [t("narabi.private.received", locale, table=live.id, stone=self.stone(c, locale),
+                   condition=self.condition(c["condition"], locale)) for c in new]
+        return "\n".join(lines)
+
+    def result_text(self, live: LiveTable, locale: str) -> str:
+        view = self.game(live).public_view()
+        result = view["result"]
+        details = result["details"]
+        params = {"turns": details.get("turns", view["turn"]), "max": view["max_turns"],
+                  "rating": t(f"narabi.rating.{details.get('rating', 'horrible')}", locale)}
+        if "seat" in details:
+            params["player"] = self.name(live, details["seat"])
+        lines = [t(f"narabi.end.{result['reason']}", locale, **params)]
+        lines.append(t("narabi.reveal.title", locale))
+        for seat, row in enumerate(view["rows"]):
+            cards = " · ".join(
+                f"{self.stone(c, locale)} {self.condition(c['condition'], locale)}" for c in row)
+            lines.append(f"**{self.name(live, seat)}**: {cards}")
+        return "\n".join(lines)
+
+    async def after_finish(self, live: LiveTable) -> None:
+        state = self.game(live).to_json()
+        loop = asyncio.get_running_loop()
+        best = await loop.run_in_executor(None, fewest_switches, state)
+        key = "narabi.best.none" if best is None else "narabi.best.found"
+        await self.channel(live.row.game_channel_id).send(
+            t(key, live.row.locale, best=best), allowed_mentions=NO_MENTIONS)
+
+    # == verbs =============================================================================
+
+    async def handle(self, interaction: discord.Interaction, route_: Route) -> None:
+        handler = {"switch": self._switch, "pick": self._pick, "target": self._target,
+                   "confirm": self._confirm, "ask": self._ask, "askcard": self._ask_card,
+                   "askwith": self._ask_with, "answer": self._answer}.get(route_.verb)
+        if handler is None:
+            raise TableError("unknown_button")  # type: ignore[unreachable]
+        await handler(interaction, route_)
+
+    async def _running(self, interaction: discord.Interaction, route_: Route,
+                       *, check_version: bool = True) -> tuple[LiveTable, Narabi, int] | None:
+        live = await self.live_or_refuse(interaction, route_)
+        if live is None:
+            return None
+        seat = self.seat_or_raise(live, interaction.user.id)
+        if live.row.status != "playing" or live.game is None:
+            raise TableError("game_over" if live.row.status == "finished" else "not_running")
+        if check_version and self.version_of(route_) != live.row.version:
+            raise TableError("stale")
+        return live, live.game, seat  # type: ignore[return-value]
+
+    async def _show(self, interaction: discord.Interaction, content: str,
+                    view: discord.ui.View | None) -> None:
+        """Step through a private flow: replace the ephemeral message, or open one."""
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            await interaction.response.edit_message(content=content, view=view)
+        else:
+            await ephemeral(interaction, content, view=view)
+
+    def _options(self, game: Narabi, ids: list[int], locale: str, owner_of: dict[int, int],
+                 live: LiveTable, me: int) -> list[discord.SelectOption]:
+        options = []
+        for card_id in ids:
+            holder = owner_of[card_id]
+            label = (t("narabi.card.mine", locale, stone=self.stone_of(game, card_id, locale))
+                     if holder == me else
+                     t("narabi.card.of", locale, player=live.row.seats[holder].name,
+                       stone=self.stone_of(game, card_id, locale)))
+            options.append(discord.SelectOption(label=label[:100], value=str(card_id)))
+        return options
+
+    @staticmethod
+    def _owners(game: Narabi) -> dict[int, int]:
+        return {c["id"]: seat for seat, row in enumerate(game.public_view()["rows"]) for c in row}
+
+    async def _switch(self, interaction: discord.Interaction, route_: Route) -> None:
+        found = await self._running(interaction, route_)
+        if found is None:
+            return
+        live, game, seat = found
+        locale = str(interaction.locale)
+        if game.to_move != seat:
+            raise TableError("not_your_turn")
+        legal = game.legal_actions(seat)
+        playable = {a["card"] for a in legal}
+        mine = game.private_view(seat)["cards"]
+        options = []
+        for card in mine:
+            note = "" if card["id"] in playable else " " + t("narabi.card.no_target", locale)
+            options.append(discord.SelectOption(
+                label=(self.stone(card, locale) + note)[:100], value=str(card["id"]),
+                description=self.condition(card["condition"], locale)[:100]))
+        await self._show(interaction, t("narabi.switch.pick", locale), view_of(
+            select(self.cid(live.id, "pick", live.row.version), options,
+                   placeholder=t("narabi.switch.pick_placeholder", locale))))
+
+    async def _pick(self, interaction: discord.Interaction, route_: Route) -> None:
+        found = await self._running(interaction, route_)
+        if found is None:
+            return
+        live, game, seat = found
+        locale = str(interaction.locale)
+        card = _int_value(interaction)
+        targets = [a["target"] for a in game.legal_actions(seat) if a["card"] == card]
+        mine = {c["id"]: c for c in game.private_view(seat)["cards"]}
+        if card not in mine:
+            raise TableError("stale")
+        back = button(self.cid(live.id, "switch", live.row.version), t("button.back", locale))
+        header = t("narabi.switch.chosen", locale, stone=self.stone(mine[card], locale),
+                   condition=self.condition(mine[card]["condition"], locale))
+        if not targets:
+            await self._show(interaction, header + "\n" + t("narabi.switch.no_target", locale),
+                             view_of(back))
+            return
+        options = self._options(game, targets, locale, self._owners(game), live, seat)
+        await self._show(interaction, header + "\n" + t("narabi.switch.target", locale), view_of(
+            select(self.cid(live.id, "target", live.row.version, card), options,
+                   placeholder=t("narabi.switch.target_placeholder", locale)), back))
+
+    async def _target(self, interaction: discord.Interaction, route_: Route) -> None:
+        found = await self._running(interaction, route_)
+        if found is None:
+            return
+        live, game, seat = found
+        locale = str(interaction.locale)
+        card = _int_arg(route_, 1)
+        target = _int_value(interaction)
+        owners = self._owners(game)
+        if owners.get(target) is None or owners.get(card) != seat:
+            raise TableError("stale")
+        text = t("narabi.switch.confirm", locale, card=self.stone_of(game, card, locale),
+                 player=discord.utils.escape_markdown(live.row.seats[owners[target]].name),
+                 target=self.stone_of(game, target, locale))
+        await self._show(interaction, text, view_of(
+            button(self.cid(live.id, "confirm", live.row.version, card, target),
+                   t("button.confirm", locale), style=discord.ButtonStyle.success),
+            button(self.cid(live.id, "switch", live.row.version), t("button.back", locale))))
+
+    async def _confirm(self, interaction: discord.Interaction, route_: Route) -> None:
+        version = self.version_of(route_)
+        action = {"type": "switch", "card": _int_arg(route_, 1), "target": _int_arg(route_, 2)}
+        outcome = await self.perform(interaction, route_.table, action, version)
+        if outcome is None:
+            return
+        event = outcome.events[0]
+        locale = str(interaction.locale)
+        done = t("narabi.switch.done", locale, turn=event["turn"])
+        await self._show(interaction, done, None)
+        await self.publish(outcome)
+
+    # -- asking ----------------------------------------------------------------------------
+
+    def _asking_or_raise(self, live: LiveTable) -> None:
+        if not Narabi.asking_allowed_for(live.row.options):
+            raise TableError("narabi_no_asking")
+
+    async def _ask(self, interaction: discord.Interaction, route_: Route) -> None:
+        found = await self._running(interaction, route_, check_version=False)
+        if found is None:
+            return
+        live, game, seat = found
+        self._asking_or_raise(live)
+        locale = str(interaction.locale)
+        owners = self._owners(game)
+        theirs = [c for c, s in owners.items() if s != seat]
+        options = self._options(game, theirs, locale, owners, live, seat)
+        await self._show(interaction, t("narabi.ask.pick", locale), view_of(
+            select(self.cid(live.id, "askcard", live.row.version), options,
+                   placeholder=t("narabi.ask.pick_placeholder", locale))))
+
+    async def _ask_card(self, interaction: discord.Interaction, route_: Route) -> None:
+        found = await self._running(interaction, route_, check_version=False)
+        if found is None:
+            return
+        live, game, seat = found
+        self._asking_or_raise(live)
+        locale = str(interaction.locale)
+        card = _int_value(interaction)
+        owners = self._owners(game)
+        asked = owners.get(card)
+        if asked is None or asked == seat:
+            raise TableError("stale")
+        others = [c for c, s in owners.items() if s != asked]
+        options = self._options(game, others, locale, owners, live, seat)
+        text = t("narabi.ask.with", locale, player=self.name(live, asked),
+                 stone=self.stone_of(game, card, locale))
+        await self._show(interaction, text, view_of(
+            select(self.cid(live.id, "askwith", live.row.version, card), options,
+                   placeholder=t("narabi.ask.with_placeholder", locale)),
+            button(self.cid(live.id, "ask", live.row.version), t("button.back", locale))))
+
+    async def _ask_with(self, interaction: discord.Interaction, route_: Route) -> None:
+        found = await self._running(interaction, route_, check_version=False)
+        if found is None:
+            return
+        live, game, seat = found
+        self._asking_or_raise(live)
+        card, other = _int_arg(route_, 1), _int_value(interaction)
+        owners = self._owners(game)
+        asked = owners.get(card)
+        if asked is None or asked == seat or owners.get(other) in (None, asked):
+            raise TableError("stale")
+        question = {"card": card, "other": other}
+        qid = await self.bot.store.add_question(live.id, game.public_view()["turn"], seat, asked,
+                                                question)
+        await self._show(interaction, t("narabi.ask.sent", str(interaction.locale)), None)
+        locale = live.row.locale
+        text = self._question_text(live, game, seat, asked, card, other, locale)
+        await self.channel(live.row.game_channel_id).send(text, view=view_of(
+            button(self.cid(live.id, "answer", qid, 1), t("narabi.button.yes", locale),
+                   style=discord.ButtonStyle.success),
+            button(self.cid(live.id, "answer", qid, 0), t("narabi.button.no", locale),
+                   style=discord.ButtonStyle.danger)), allowed_mentions=MENTION_USERS)
+
+    def _question_text(self, live: LiveTable, game: Narabi, asker: int, asked: int, card: int,
+                       other: int, locale: str) -> str:
+        owners = self._owners(game)
+        holder = owners.get(other)
+        other_text = (t("narabi.card.of", locale, player=self.name(live, holder),
+                        stone=self.stone_of(game, other, locale)) if holder is not None else "?")
+        return t("narabi.ask.question", locale, asker=self.name(live, asker),
+                 asked=self.mention(live, asked), stone=self.stone_of(game, card, locale),
+                 other=other_text)
+
+    async def _answer(self, interaction: discord.Interaction, route_: Route) -> None:
+        live = await self.live_or_refuse(interaction, route_)
+        if live is None:
+            return
+        seat = self.seat_or_raise(live, interaction.user.id)
+        qid, answer = _int_arg(route_, 0), _int_arg(route_, 1)
+        question = await self.bot.store.get_question(qid)
+        if question is None or question["table_id"] != live.id or answer not in (0, 1):
+            raise TableError("unknown_button")  # type: ignore[arg-type]
+        if question["asked"] != seat:
+            raise TableError("narabi_not_asked")
+        if live.row.status != "playing":
+            raise TableError("game_over")
+        if not await self.bot.store.answer_question(qid, bool(answer)):
+            raise TableError("narabi_answered")
+        locale = live.row.locale
+        key = "narabi.ask.answer_yes" if answer else "narabi.ask.answer_no"
+        content = (interaction.message.content if interaction.message else "") + "\n" + t(
+            key, locale, player=self.name(live, seat))
+        await interaction.response.edit_message(content=content, view=None,
+                                                allowed_mentions=NO_MENTIONS)
+
+
+def _int_value(interaction: discord.Interaction) -> int:
+    values = (interaction.data or {}).get("values") or []
+    try:
+        return int(values[0])
+    except (IndexError, ValueError, TypeError):
+        raise TableError("stale") from None
+
+
+def _int_arg(route_: Route, index: int) -> int:
+    try:
+        return int(route_.args()[index])
+    except (IndexError, ValueError):
+        raise TableError("stale") from None
