@@ -65,8 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     if command == "bench":
         from .bench import main as bench_main
         return bench_main(json_output=args.json, quick=args.quick)
-    from dotenv import load_dotenv
-    load_dotenv()
+    from dotenv import find_dotenv, load_dotenv
+    # .env of the directory the bot is started from, not of the installed package
+    load_dotenv(find_dotenv(usecwd=True))
     try:
         settings = Settings.from_env()
         logging.basicConfig(level=settings.log_level,

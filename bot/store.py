@@ -90,6 +90,9 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX questions_table ON questions(table_id);
     """,
+    """
+    ALTER TABLE game_tables ADD COLUMN invited_id INTEGER;
+    """,
 )
 
 UNFINISHED = ("lobby", "playing")
@@ -130,6 +133,7 @@ class TableRow:
     version: int = 0
     state: dict[str, Any] | None = None
     rematch_of: int | None = None
+    invited_id: int | None = None
     seats: list[SeatRow] = field(default_factory=list)
 
     @property
@@ -148,17 +152,17 @@ class TableRow:
 
 
 _TABLE_COLUMNS = ("id, game, guild_id, channel_id, host_id, status, options, locale, thread_id, "
-                  "lobby_message_id, board_message_id, seed, version, state, rematch_of")
+                  "lobby_message_id, board_message_id, seed, version, state, rematch_of, invited_id")
 
 
 def _row_to_table(row: sqlite3.Row | tuple) -> TableRow:
     (id_, game, guild_id, channel_id, host_id, status, options, locale, thread_id, lobby_id,
-     board_id, seed, version, state, rematch_of) = row
+     board_id, seed, version, state, rematch_of, invited_id) = row
     return TableRow(id=id_, game=game, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
                     status=status, options=json.loads(options), locale=locale,
                     thread_id=thread_id, lobby_message_id=lobby_id, board_message_id=board_id,
                     seed=seed, version=version, state=json.loads(state) if state else None,
-                    rematch_of=rematch_of)
+                    rematch_of=rematch_of, invited_id=invited_id)
 
 
 def _dumps(obj: Any) -> str:
@@ -240,7 +244,8 @@ class Store:
     async def create_table(self, *, game: str, guild_id: int | None, channel_id: int,
                            host_id: int, host_name: str, options: dict[str, Any], locale: str,
                            rematch_of: int | None = None,
-                           seats: list[tuple[int, str]] | None = None) -> TableRow:
+                           seats: list[tuple[int, str]] | None = None,
+                           invited_id: int | None = None) -> TableRow:
         """A new lobby; raises LobbyExists when the channel already has one."""
         now = time.time()
         seat_list = seats or [(host_id, host_name)]
@@ -251,16 +256,17 @@ class Store:
                 raise LobbyExists(rows[0][0])
             cur = await db.execute(
                 "INSERT INTO game_tables (game, guild_id, channel_id, host_id, status, options, "
-                "locale, rematch_of, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                "locale, rematch_of, invited_id, created_at, updated_at) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 (game, guild_id, channel_id, host_id, "lobby", _dumps(options), locale,
-                 rematch_of, now, now))
+                 rematch_of, invited_id, now, now))
             table_id = cur.lastrowid
             await db.executemany(
                 "INSERT INTO seats (table_id, seat, user_id, name) VALUES (?,?,?,?)",
                 [(table_id, i, uid, name) for i, (uid, name) in enumerate(seat_list)])
         table = TableRow(id=table_id, game=game, guild_id=guild_id, channel_id=channel_id,
                          host_id=host_id, status="lobby", options=dict(options), locale=locale,
-                         rematch_of=rematch_of)
+                         rematch_of=rematch_of, invited_id=invited_id)
         table.seats = [SeatRow(i, uid, name) for i, (uid, name) in enumerate(seat_list)]
         return table
 
@@ -328,23 +334,32 @@ class Store:
                 "thread_id=?, updated_at=? WHERE id=? AND status='lobby'",
                 (seed, _dumps(state), thread_id, time.time(), table_id))
 
-    async def record_action(self, table: TableRow, *, seat: int, user_id: int,
-                            action: dict[str, Any], state: dict[str, Any],
-                            result: dict[str, Any] | None = None,
-                            outcomes: list[tuple[int, int, str]] | None = None) -> None:
-        """Append one accepted action and the state it produced (and the result if it ended the
-        game) in a single transaction. ``table.version`` is the number of the new action."""
+    async def record_actions(self, table: TableRow, *, user_id: int,
+                             actions: list[tuple[int, dict[str, Any]]], state: dict[str, Any],
+                             result: dict[str, Any] | None = None,
+                             outcomes: list[tuple[int, int, str]] | None = None) -> None:
+        """Append accepted actions (seat, action) and the state they produced (and the result if
+        the game ended) in one transaction. ``table.version`` is the number of the last action."""
         now = time.time()
         status = "finished" if result is not None else "playing"
+        first = table.version - len(actions) + 1
         async with self.transaction() as db:
-            await db.execute(
+            await db.executemany(
                 "INSERT INTO actions (table_id, n, seat, user_id, action, at) VALUES (?,?,?,?,?,?)",
-                (table.id, table.version, seat, user_id, _dumps(action), now))
+                [(table.id, first + i, seat, user_id, _dumps(action), now)
+                 for i, (seat, action) in enumerate(actions)])
             await db.execute(
                 "UPDATE game_tables SET state=?, version=?, status=?, updated_at=? WHERE id=?",
                 (_dumps(state), table.version, status, now, table.id))
             if result is not None:
                 await self._insert_result(db, table, result, outcomes or [], now)
+
+    async def record_action(self, table: TableRow, *, seat: int, user_id: int,
+                            action: dict[str, Any], state: dict[str, Any],
+                            result: dict[str, Any] | None = None,
+                            outcomes: list[tuple[int, int, str]] | None = None) -> None:
+        await self.record_actions(table, user_id=user_id, actions=[(seat, action)], state=state,
+                                  result=result, outcomes=outcomes)
 
     async def _insert_result(self, db: aiosqlite.Connection, table: TableRow,
                              result: dict[str, Any], outcomes: list[tuple[int, int, str]],

@@ -124,7 +124,8 @@ class TableService:
     async def open_lobby(self, game_key: str, *, guild_id: int | None, channel_id: int,
                          host_id: int, host_name: str, options: Mapping[str, Any] | None,
                          locale: str, rematch_of: int | None = None,
-                         seats: list[tuple[int, str]] | None = None) -> LiveTable:
+                         seats: list[tuple[int, str]] | None = None,
+                         invited_id: int | None = None) -> LiveTable:
         cls = game_class(game_key)
         try:
             normalized = cls.normalize_options(options)
@@ -134,7 +135,7 @@ class TableService:
             row = await self.store.create_table(
                 game=game_key, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
                 host_name=host_name, options=normalized, locale=locale, rematch_of=rematch_of,
-                seats=seats)
+                seats=seats, invited_id=invited_id)
         except LobbyExists as exc:
             raise TableError("lobby_exists", table=exc.table_id) from None
         return self._live(row)
@@ -154,6 +155,8 @@ class TableService:
             self._require_lobby(live)
             if live.row.seat_of(user_id) is not None:
                 raise TableError("already_seated")
+            if live.row.invited_id is not None and user_id != live.row.invited_id:
+                raise TableError("invite_only", player=f"<@{live.row.invited_id}>")
             if len(live.row.seats) >= live.cls.max_seats:
                 raise TableError("table_full", max=live.cls.max_seats)
             seats = [*live.row.seats, SeatRow(len(live.row.seats), user_id, name)]
@@ -237,6 +240,13 @@ class TableService:
 
         Raises TableError (not seated, stale, not running) or IllegalAction (the rules said no).
         """
+        return await self.act_many(table_id, user_id, [action], expected_version=expected_version,
+                                   game_key=game_key)
+
+    async def act_many(self, table_id: int, user_id: int, actions: list[Mapping[str, Any]], *,
+                       expected_version: int | None = None,
+                       game_key: str | None = None) -> Outcome:
+        """Several actions of one seat as one unit: all applied and committed, or none."""
         async with self.lock(table_id):
             live = await self._require(table_id, game_key)
             row = live.row
@@ -248,20 +258,28 @@ class TableService:
             if expected_version is not None and expected_version != row.version:
                 raise TableError("stale")
             game = live.game
+            if len(actions) > 1:
+                # A later action may be refused after earlier ones changed the state: work on a copy.
+                game = live.cls.from_json(game.to_json())
             before = {s: game.private_view(s) for s in range(len(row.seats))}
-            action = dict(action)
-            events = game.apply(seat, action)  # raises IllegalAction, state untouched
+            applied: list[dict[str, Any]] = []
+            events: list[dict[str, Any]] = []
+            for action in actions:
+                action = dict(action)
+                events.extend(game.apply(seat, action))  # raises IllegalAction, state untouched
+                applied.append(action)
             result = game.result()
-            row.version += 1
+            row.version += len(applied)
             try:
-                await self.store.record_action(
-                    row, seat=seat, user_id=user_id, action=action, state=game.to_json(),
-                    result=None if result is None else result.to_json(),
+                await self.store.record_actions(
+                    row, user_id=user_id, actions=[(seat, a) for a in applied],
+                    state=game.to_json(), result=None if result is None else result.to_json(),
                     outcomes=None if result is None else outcomes_for(result, row.seats))
             except BaseException:
                 # The in-memory game already moved on; drop it so the stored truth is reloaded.
                 self._cache.pop(table_id, None)
                 raise
+            live.game = game
             if result is not None:
                 row.status = "finished"
                 self._forget_if_over(live)
@@ -270,7 +288,7 @@ class TableService:
                 after = game.private_view(s)
                 if after != before[s]:
                     changed[s] = (before[s], after)
-            return Outcome(live, seat, action, events, result, changed)
+            return Outcome(live, seat, applied[-1], events, result, changed)
 
     async def rebuild(self, table_id: int) -> Game:
         """The game rebuilt from options + seed + action log (proves the log is complete)."""

@@ -187,7 +187,8 @@ class GameCog(commands.GroupCog):
     async def open_lobby(self, interaction: discord.Interaction, options: Mapping[str, Any],
                          *, seats: list[tuple[int, str]] | None = None,
                          rematch_of: int | None = None,
-                         channel_id: int | None = None) -> LiveTable | None:
+                         channel_id: int | None = None,
+                         invited: discord.abc.User | None = None) -> LiveTable | None:
         """Post a lobby in ``channel_id`` (default: where the command was used)."""
         if interaction.guild_id is None or interaction.channel_id is None:
             await ephemeral(interaction, t("error.guild_only", interaction.locale))
@@ -199,12 +200,16 @@ class GameCog(commands.GroupCog):
             live = await self.tables.open_lobby(
                 self.game_key, guild_id=interaction.guild_id, channel_id=channel_id,
                 host_id=interaction.user.id, host_name=display_name(interaction.user),
-                options=options, locale=locale, rematch_of=rematch_of, seats=seats)
+                options=options, locale=locale, rematch_of=rematch_of, seats=seats,
+                invited_id=invited.id if invited else None)
         except TableError as exc:
             await refuse(interaction, exc, self.game_key)
             return None
         content = t("lobby.open", locale, host=interaction.user.mention,
                     game=t(f"{self.game_key}.name", locale))
+        if invited is not None:
+            content = t("lobby.challenge", locale, host=interaction.user.mention,
+                        player=invited.mention, game=t(f"{self.game_key}.name", locale))
         if seats:
             content = " ".join(f"<@{uid}>" for uid, _ in seats) + " — " + content
         payload = dict(embed=self.lobby_embed(live, locale), view=self.lobby_view(live, locale),

@@ -1,0 +1,439 @@
+"""Sensei board picture from the public view.
+
+Static layers (the framed board per side, stone and character sprites) are drawn once at 4x and
+cached; a call pastes 14 sprites, draws the turn arrows and the status bars, then encodes.
+Green stones are discs and red stones are rounded squares, so the sides differ without colour.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any, Callable, Sequence
+
+from PIL import Image, ImageDraw
+
+from .fonts import font
+from .png import to_png
+
+CELL = 76
+EDGE = 34  # width of the coordinate frame around the squares
+TOP = 66  # status bar: whose turn it is
+BOTTOM = 40  # footer: last turn, options, draw offer
+BOARD_PX = CELL * 7
+WIDTH = BOARD_PX + 2 * EDGE
+HEIGHT = TOP + BOARD_PX + 2 * EDGE + BOTTOM
+ORIGIN = (EDGE, TOP + EDGE)  # pixel of a7's top-left corner
+SS = 4  # supersampling factor for cached sprites
+
+FRAME = (35, 39, 46)
+FRAME_TEXT = (232, 234, 238)
+FRAME_DIM = (160, 168, 180)
+SIDES = {
+    "plain": {"square": (233, 214, 172), "alt": (226, 205, 160), "line": (150, 120, 74)},
+    "storm": {"square": (200, 212, 222), "alt": (190, 203, 215), "line": (92, 110, 130)},
+}
+HOME_TINT = ((46, 158, 79), (214, 69, 59))
+SEAT_FILL = ((40, 160, 78), (222, 68, 56))
+SEAT_DARK = ((10, 52, 24), (84, 16, 12))
+SEAT_LIGHT = ((120, 214, 142), (255, 150, 136))
+SEAT_LABEL = ("Green", "Red")
+STONE_ARROW = (255, 176, 0)
+JUMP_ARROW = (40, 150, 255)
+CURRENT_ARROW = (255, 255, 255)
+ARROW_EDGE = (20, 20, 24)
+MARK_FROM = (255, 214, 90)
+MARK_TO = (255, 190, 40)
+BARRIER_RING = (255, 40, 200)
+
+
+def _square_xy(name: str) -> tuple[int, int] | None:
+    if not isinstance(name, str) or len(name) != 2:
+        return None
+    x, y = ord(name[0]) - ord("a"), ord(name[1]) - ord("1")
+    if not (0 <= x < 7 and 0 <= y < 7):
+        return None
+    return x, y
+
+
+def _square_box(name: str) -> tuple[int, int, int, int] | None:
+    xy = _square_xy(name)
+    if xy is None:
+        return None
+    left = ORIGIN[0] + xy[0] * CELL
+    top = ORIGIN[1] + (6 - xy[1]) * CELL
+    return left, top, left + CELL, top + CELL
+
+
+def _centre(name: str) -> tuple[float, float]:
+    box = _square_box(name)
+    assert box is not None
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
+def _blend(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=4)
+def _board(side: str) -> Image.Image:
+    """The framed, labelled empty board of one side, pits included."""
+    colours = SIDES.get(side, SIDES["plain"])
+    img = Image.new("RGB", (WIDTH, HEIGHT), FRAME)
+    draw = ImageDraw.Draw(img)
+    for x in range(7):
+        for y in range(7):
+            name = f"{'abcdefg'[x]}{y + 1}"
+            fill = colours["square"] if (x + y) % 2 else colours["alt"]
+            if y == 0:
+                fill = _blend(fill, HOME_TINT[0], 0.22)
+            elif y == 6:
+                fill = _blend(fill, HOME_TINT[1], 0.22)
+            draw.rectangle(_square_box(name), fill=fill)
+    left, top = ORIGIN
+    for i in range(8):
+        draw.line([(left + i * CELL, top), (left + i * CELL, top + BOARD_PX)],
+                  fill=colours["line"], width=2)
+        draw.line([(left, top + i * CELL), (left + BOARD_PX, top + i * CELL)],
+                  fill=colours["line"], width=2)
+    draw.rectangle([left - 3, top - 3, left + BOARD_PX + 3, top + BOARD_PX + 3],
+                   outline=colours["line"], width=3)
+    label = font(20, True)
+    for i in range(7):
+        cx = left + i * CELL + CELL / 2
+        cy = top + (6 - i) * CELL + CELL / 2
+        for y in (top - EDGE / 2, top + BOARD_PX + EDGE / 2):
+            draw.text((cx, y), "abcdefg"[i], font=label, fill=FRAME_TEXT, anchor="mm")
+        for x in (left - EDGE / 2, left + BOARD_PX + EDGE / 2):
+            draw.text((x, cy), str(i + 1), font=label, fill=FRAME_TEXT, anchor="mm")
+    return img
+
+
+@lru_cache(maxsize=1)
+def _pit() -> Image.Image:
+    size = CELL * SS
+    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    centre = size / 2
+    rings = 14
+    for i in range(rings):
+        radius = size * (0.43 - 0.3 * i / rings)
+        shade = _blend((84, 96, 110), (8, 10, 14), i / (rings - 1))
+        draw.ellipse([centre - radius, centre - radius, centre + radius, centre + radius],
+                     fill=shade)
+    radius = size * 0.43
+    draw.ellipse([centre - radius, centre - radius, centre + radius, centre + radius],
+                 outline=(40, 48, 58), width=3 * SS)
+    return img.resize((CELL, CELL), Image.LANCZOS)
+
+
+@lru_cache(maxsize=8)
+def _board_with_pits(side: str, pits: tuple[str, ...]) -> Image.Image:
+    img = _board(side).copy()
+    for name in pits:
+        box = _square_box(name)
+        if box:
+            img.paste(_pit(), box[:2], _pit())
+    return img
+
+
+def _figure(draw: ImageDraw.ImageDraw, size: int, body: tuple, edge: tuple) -> None:
+    """A small standing figurine: a head above a flared robe."""
+    c = size / 2
+    w = 3 * SS
+    robe = [(c - size * 0.20, size * 0.74), (c - size * 0.07, size * 0.40),
+            (c + size * 0.07, size * 0.40), (c + size * 0.20, size * 0.74)]
+    draw.polygon(robe, fill=body, outline=edge, width=w)
+    draw.rounded_rectangle([c - size * 0.23, size * 0.68, c + size * 0.23, size * 0.79],
+                           radius=size * 0.04, fill=body, outline=edge, width=w)
+    r = size * 0.115
+    hy = size * 0.29
+    draw.ellipse([c - r, hy - r, c + r, hy + r], fill=body, outline=edge, width=w)
+
+
+@lru_cache(maxsize=4)
+def _stone(seat: int, character: bool) -> Image.Image:
+    size = CELL * SS
+    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    fill, dark, light = SEAT_FILL[seat], SEAT_DARK[seat], SEAT_LIGHT[seat]
+    # Shadow first so stones lift off either board colour.
+    off = 3 * SS
+    if seat == 0:
+        r = size * 0.40
+        box = [size / 2 - r, size / 2 - r, size / 2 + r, size / 2 + r]
+        draw.ellipse([v + off for v in box], fill=(0, 0, 0, 90))
+        draw.ellipse(box, fill=fill, outline=dark, width=4 * SS)
+        inner = size * 0.27
+        draw.ellipse([size / 2 - inner, size / 2 - inner, size / 2 + inner, size / 2 + inner],
+                     outline=light, width=3 * SS)
+    else:
+        r = size * 0.36
+        box = [size / 2 - r, size / 2 - r, size / 2 + r, size / 2 + r]
+        draw.rounded_rectangle([v + off for v in box], radius=size * 0.09, fill=(0, 0, 0, 90))
+        draw.rounded_rectangle(box, radius=size * 0.09, fill=fill, outline=dark, width=4 * SS)
+        inner = size * 0.235
+        draw.rounded_rectangle([size / 2 - inner, size / 2 - inner, size / 2 + inner,
+                                size / 2 + inner], radius=size * 0.04, outline=light,
+                               width=3 * SS)
+    if character:
+        if seat == 0:
+            _figure(draw, size, (255, 250, 230), (12, 12, 12))
+        else:
+            _figure(draw, size, (22, 22, 26), (255, 250, 230))
+    return img.resize((CELL, CELL), Image.LANCZOS)
+
+
+def _arrow(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[float, float],
+           colour: tuple, width: int, dashed: bool, trim_start: float, trim_end: float) -> None:
+    sx, sy = start
+    ex, ey = end
+    length = math.hypot(ex - sx, ey - sy)
+    if length <= trim_start + trim_end + 4:
+        return
+    ux, uy = (ex - sx) / length, (ey - sy) / length
+    sx, sy = sx + ux * trim_start, sy + uy * trim_start
+    ex, ey = ex - ux * trim_end, ey - uy * trim_end
+    head = width * 2.6
+    px, py = -uy, ux
+    shaft_end = (ex - ux * head * 0.9, ey - uy * head * 0.9)
+    tip = [(ex, ey), (ex - ux * head + px * head * 0.62, ey - uy * head + py * head * 0.62),
+           (ex - ux * head - px * head * 0.62, ey - uy * head - py * head * 0.62)]
+    segments = []
+    if dashed:
+        dash, gap = width * 2.2, width * 1.4
+        total = math.hypot(shaft_end[0] - sx, shaft_end[1] - sy)
+        pos = 0.0
+        while pos < total:
+            stop = min(pos + dash, total)
+            segments.append(((sx + ux * pos, sy + uy * pos), (sx + ux * stop, sy + uy * stop)))
+            pos = stop + gap
+    else:
+        segments.append(((sx, sy), shaft_end))
+    edge = ARROW_EDGE + colour[3:]
+    # The overlay is drawn without blending, so the coloured core simply overwrites the rim.
+    for a, b in segments:
+        draw.line([a, b], fill=edge, width=width + 4)
+    for a, b in segments:
+        draw.line([a, b], fill=colour, width=width)
+    draw.polygon(tip, fill=colour, outline=edge, width=2)
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, bold: bool, room: float) -> str:
+    f = font(size, bold)
+    if draw.textlength(text, font=f) <= room:
+        return text
+    while text and draw.textlength(text + "…", font=f) > room:
+        text = text[:-1]
+    return text + "…"
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    if 0 <= seat < len(names) and names[seat]:
+        return str(names[seat])
+    return SEAT_LABEL[seat]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+_END_TEXT = {
+    "arrived": "character reached the far rank",
+    "barrier": "barrier rule",
+    "resigned": "opponent resigned",
+}
+
+
+def _status(view: dict[str, Any], names: Sequence[str],
+            fit: Callable[[str, str], str]) -> tuple[tuple, str, str, int | None]:
+    """Bar colour, headline, sub-line and the seat whose token to show.
+
+    ``fit(name, suffix)`` shortens a player name so the headline's suffix stays readable.
+    """
+    result = view.get("result")
+    if view.get("finished") and result:
+        winners = result.get("winners") or []
+        if result.get("draw") or not winners:
+            sub = "neither player can move" if result.get("reason") == "no_moves" else "agreed"
+            return (88, 92, 104), "Draw", sub, None
+        seat = winners[0]
+        detail = _END_TEXT.get(result.get("reason"), result.get("reason", ""))
+        if result.get("reason") == "barrier":
+            loser = _name(names, 1 - seat)
+            count = len(result.get("details", {}).get("touching", []))
+            detail = f"{loser}'s barrier is touched by {count} stones"
+        return SEAT_FILL[seat], fit(_name(names, seat), " wins"), detail, seat
+    seat = view.get("to_move")
+    if seat not in (0, 1):
+        return (88, 92, 104), "", "", None
+    current = view.get("current_turn") or {}
+    stones = current.get("stone_moves_left", 0)
+    character = 1 if current.get("character_move_left") else 0
+    sub = (f"Turn {view.get('turn', 1)} · left: {_plural(stones, 'stone move')}, "
+           f"{_plural(character, 'character move')}")
+    if current.get("can_end"):
+        sub += " · may end turn"
+    return SEAT_FILL[seat], fit(_name(names, seat), " to move"), sub, seat
+
+
+def _footer(view: dict[str, Any], names: Sequence[str]) -> str:
+    bits = []
+    last = view.get("last_turn")
+    if last and last.get("actions"):
+        notation = " ".join(a.get("notation", "") for a in last["actions"])
+        bits.append(f"Last: {_name(names, last.get('seat', 0))} {notation}")
+    options = view.get("options") or {}
+    bits.append(f"{str(options.get('version', '')).capitalize()} · "
+                f"{options.get('setup', '')} · {options.get('board', '')}")
+    if view.get("draw_offer") in (0, 1):
+        bits.append(f"draw offered by {_name(names, view['draw_offer'])}")
+    return "   ".join(bits)
+
+
+def _draw_bars(img: Image.Image, view: dict[str, Any], names: Sequence[str]) -> None:
+    draw = ImageDraw.Draw(img)
+    room = WIDTH - CELL - 14
+
+    def fit(name: str, suffix: str) -> str:
+        width = draw.textlength(suffix, font=font(26, True))
+        return _fit(draw, name, 26, True, room - width) + suffix
+
+    colour, headline, sub, seat = _status(view, names, fit)
+    draw.rectangle([0, 0, WIDTH, TOP - 1], fill=colour)
+    draw.rectangle([0, TOP - 4, WIDTH, TOP - 1], fill=_blend(colour, (0, 0, 0), 0.45))
+    text_left = 14
+    if seat is not None:
+        token = _stone(seat, True)
+        img.paste(token, (4, (TOP - CELL) // 2 - 2), token)
+        text_left = CELL + 2
+    shadow = _blend(colour, (0, 0, 0), 0.55)
+    room = WIDTH - text_left - 12
+    _paste_text(img, (text_left, 7), headline, 26, True, (255, 255, 255), shadow)
+    _paste_text(img, (text_left, 39), _fit(draw, sub, 16, False, room), 16, False,
+                (255, 255, 255))
+    footer = _fit(draw, _footer(view, names), 16, False, WIDTH - 24)
+    _paste_text(img, (12, HEIGHT - BOTTOM // 2 - 10), footer, 16, False, FRAME_DIM)
+
+
+@lru_cache(maxsize=256)
+def _text(text: str, size: int, bold: bool, ink: tuple, shadow: tuple | None) -> Image.Image:
+    """Rendered text on transparency; cached because most lines repeat from turn to turn."""
+    f = font(size, bold)
+    left, top, right, bottom = f.getbbox(text)
+    img = Image.new("RGBA", (max(1, right + 2), max(1, bottom + 2)), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    if shadow is not None:
+        draw.text((1, 1), text, font=f, fill=shadow)
+    draw.text((0, 0), text, font=f, fill=ink)
+    return img
+
+
+def _paste_text(img: Image.Image, at: tuple[int, int], text: str, size: int, bold: bool,
+                ink: tuple, shadow: tuple | None = None) -> None:
+    sprite = _text(text, size, bold, ink, shadow)
+    img.paste(sprite, at, sprite)
+
+
+def _mark(draw: ImageDraw.ImageDraw, name: str, colour: tuple, inset: int) -> None:
+    box = _square_box(name)
+    if box:
+        draw.rectangle([box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset],
+                       outline=colour, width=4)
+
+
+def render(view: dict[str, Any], names: list[str]) -> bytes:
+    # A palette image encodes about four times faster than RGB and is a third of the size;
+    # mapping onto one fixed palette (no dithering) keeps flat areas flat.
+    return to_png(_compose(view, names).quantize(palette=_palette(), dither=Image.Dither.NONE))
+
+
+def _compose(view: dict[str, Any], names: Sequence[str]) -> Image.Image:
+    options = view.get("options") or {}
+    img = _board_with_pits(options.get("board", "plain"), tuple(view.get("pits") or ())).copy()
+    draw = ImageDraw.Draw(img)
+    last = (view.get("last_turn") or {}).get("actions") or []
+    current = (view.get("current_turn") or {}).get("actions") or []
+    for move in last:
+        _mark(draw, move.get("from", ""), MARK_FROM, 3)
+        _mark(draw, move.get("to", ""), MARK_TO, 3)
+
+    for name, stone in (view.get("board") or {}).items():
+        box = _square_box(name)
+        seat = stone.get("seat")
+        if box and seat in (0, 1):
+            sprite = _stone(seat, bool(stone.get("character")))
+            img.paste(sprite, box[:2], sprite)
+
+    result = view.get("result") or {}
+    if result.get("reason") == "barrier":
+        details = result.get("details") or {}
+        for name in details.get("barrier", []):
+            _mark(draw, name, BARRIER_RING, 1)
+        for name in details.get("touching", []):
+            box = _square_box(name)
+            if box:
+                draw.ellipse([box[0] + 4, box[1] + 4, box[2] - 4, box[3] - 4],
+                             outline=BARRIER_RING, width=4)
+
+    arrows = [(m, False) for m in last] + [(m, True) for m in current]
+    if arrows:
+        overlay = Image.new("RGBA", (BOARD_PX, BOARD_PX), (0, 0, 0, 0))
+        odraw = ImageDraw.Draw(overlay)
+        shift = ORIGIN
+        for move, ongoing in arrows:
+            if _square_xy(move.get("from")) is None or _square_xy(move.get("to")) is None:
+                continue
+            a = _centre(move["from"])
+            b = _centre(move["to"])
+            a = (a[0] - shift[0], a[1] - shift[1])
+            b = (b[0] - shift[0], b[1] - shift[1])
+            jump = move.get("kind") == "character"
+            colour = CURRENT_ARROW if ongoing else (JUMP_ARROW if jump else STONE_ARROW)
+            # A jump starts on a stone, so it leaves from the stone's rim; short hops trim
+            # less so that a shaft stays visible behind the head.
+            short = math.hypot(b[0] - a[0], b[1] - a[1]) < CELL * 1.5
+            start_trim = (0.12 if short else 0.30) if jump else 0.0
+            _arrow(odraw, a, b, colour + (225,), 8 if jump else 9, jump,
+                   CELL * start_trim, CELL * (0.24 if short else 0.30))
+        box = overlay.getbbox()
+        if box:
+            # Pasting only the arrows' bounding box keeps the alpha blend small.
+            part = overlay.crop(box)
+            img.paste(part, (ORIGIN[0] + box[0], ORIGIN[1] + box[1]), part)
+
+    _draw_bars(img, view, names)
+    return img
+
+
+def _sample_view(side: str, to_move: int | None, winner: int | None) -> dict[str, Any]:
+    """A made-up position showing every sprite, arrow style and bar colour of one side."""
+    board = {}
+    for i, f in enumerate("abcdefg"):
+        board[f"{f}{1 + i % 3}"] = {"seat": 0, "character": i == 3}
+        board[f"{f}{7 - i % 3}"] = {"seat": 1, "character": i == 3}
+    moves = [{"kind": "stone", "from": "a4", "to": "a6"}, {"kind": "stone", "from": "g4", "to": "d4"},
+             {"kind": "character", "from": "d1", "to": "g4"}]
+    return {
+        "options": {"version": "arashi", "setup": "standard", "board": side},
+        "board": board, "pits": ["c3", "e3", "c5", "e5"] if side == "storm" else [],
+        "to_move": to_move, "turn": 12, "draw_offer": 1,
+        "current_turn": {"seat": to_move, "actions": [{"kind": "stone", "from": "b2", "to": "b5"},
+                                                      {"kind": "character", "from": "e1", "to": "b4"}],
+                         "stone_moves_left": 1, "character_move_left": True, "can_end": True},
+        "last_turn": {"seat": 1, "turn": 11, "actions": moves},
+        "finished": winner is not None,
+        "result": None if winner is None else {
+            "winners": [winner], "reason": "barrier", "draw": False,
+            "details": {"barrier": ["a2", "b2", "c2", "d1", "e2", "f3", "g2"],
+                        "touching": ["b3", "d2", "f4"]}},
+    }
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    samples = [_compose(_sample_view(side, to_move, winner), ["Sample", "Sample"])
+               for side in SIDES for to_move, winner in ((0, None), (1, None), (None, 0))]
+    sheet = Image.new("RGB", (WIDTH * len(samples), HEIGHT))
+    for i, sample in enumerate(samples):
+        sheet.paste(sample, (i * WIDTH, 0))
+    return sheet.quantize(256, method=Image.Quantize.MEDIANCUT)

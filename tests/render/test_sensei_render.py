@@ -1,0 +1,106 @@
+"""The Sensei picture: valid, small, and showing what the public view says."""
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import pytest
+from PIL import Image
+
+from bot.games.sensei import Sensei, parse_turn, play_turn
+from render.sensei import CELL, HEIGHT, ORIGIN, SEAT_FILL, WIDTH, render
+
+PNG_LIMIT = 100_000
+
+
+def picture(view, names=("Alice", "Bob")) -> Image.Image:
+    data = render(json.loads(json.dumps(view)), list(names))
+    assert data.startswith(b"\x89PNG") and len(data) <= PNG_LIMIT
+    img = Image.open(io.BytesIO(data))
+    assert img.size == (WIDTH, HEIGHT)
+    return img.convert("RGB")
+
+
+def centre_pixel(img: Image.Image, square: str) -> tuple[int, int, int]:
+    x, y = ord(square[0]) - ord("a"), int(square[1]) - 1
+    return img.getpixel((ORIGIN[0] + x * CELL + CELL // 2 + 22,  # between the inner ring and the rim
+                         ORIGIN[1] + (6 - y) * CELL + CELL // 2))
+
+
+def near(a, b, tolerance=40) -> bool:
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b))
+
+
+def random_game(options: dict, seed: int, turns: int) -> Sensei:
+    rng = random.Random(seed)
+    game = Sensei.new(2, options, seed)
+    while game.to_move is not None and game.turn < turns:
+        game.apply(game.to_move, rng.choice(game.legal_actions(game.to_move)))
+    return game
+
+
+@pytest.mark.parametrize("board", ["plain", "storm"])
+@pytest.mark.parametrize("setup", ["standard", "crossed"])
+def test_start_positions_show_the_stones(board, setup):
+    img = picture(Sensei.new(2, {"board": board, "setup": setup, "first": "green"}, 1)
+                  .public_view())
+    assert near(centre_pixel(img, "a1"), SEAT_FILL[0])
+    assert near(centre_pixel(img, "a7"), SEAT_FILL[1])
+    b1 = SEAT_FILL[1] if setup == "crossed" else SEAT_FILL[0]
+    assert near(centre_pixel(img, "b1"), b1)
+    pit = centre_pixel(img, "c3")
+    assert (max(pit) < 90) == (board == "storm")
+
+
+def test_a_moved_stone_appears_on_its_new_square():
+    game = Sensei.new(2, {"first": "green"}, 1)
+    play_turn(game, 0, parse_turn("a1-a5"))
+    img = picture(game.public_view())
+    assert near(centre_pixel(img, "a5"), SEAT_FILL[0])
+    assert not near(centre_pixel(img, "a3"), SEAT_FILL[0])
+
+
+def test_status_bar_takes_the_colour_of_the_side_to_move():
+    for first, seat in (("green", 0), ("red", 1)):
+        img = picture(Sensei.new(2, {"first": first}, 1).public_view())
+        assert near(img.getpixel((WIDTH - 5, 5)), SEAT_FILL[seat], 6)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_mid_game_and_partial_turn_pictures(seed):
+    game = random_game({"board": "storm" if seed % 2 else "plain"}, seed, 8)
+    picture(game.public_view())
+    if game.to_move is not None:
+        game.apply(game.to_move, game.legal_actions(game.to_move)[0])
+        picture(game.public_view())
+
+
+def test_finished_pictures():
+    game = Sensei.new(2, {}, 1)
+    game.apply(0, {"type": "resign"})
+    picture(game.public_view())
+    game = Sensei.new(2, {}, 1)
+    game.apply(0, {"type": "offer_draw"})
+    game.apply(1, {"type": "accept_draw"})
+    picture(game.public_view())
+    for seed in range(40):
+        game = random_game({}, seed, 400)
+        if game.result() is not None and game.result().reason == "arrived":
+            break
+    picture(game.public_view())
+
+
+def test_barrier_result_picture():
+    data = Sensei.new(2, {}, 0).to_json()
+    data.update(stones=[["a4", "b4", "c4", "d4", "e4", "f4", "g4"], ["b5", "d5", "f6", "a7"]],
+                characters=["a4", "a7"], active=1)
+    game = Sensei.from_json(data)
+    play_turn(game, 1, parse_turn("f6-f5"))
+    assert game.result().reason == "barrier"
+    picture(game.public_view())
+
+
+@pytest.mark.parametrize("names", [[], ["A"], ["Ürsula 🐉 " * 8, "Bob"], ["", ""]])
+def test_any_names_render(names):
+    picture(Sensei.new(2, {}, 1).public_view(), names)
