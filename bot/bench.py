@@ -53,10 +53,10 @@ async def _narabi_tables(h, count: int) -> list[tuple[int, list]]:
         members = [Member(10_000 + 3 * i + k, f"p{i}-{k}") for k in range(3)]
         await h.command(members[0], "narabi", "start", channel_id=channel)
         lobby = h.fake.channel_messages(channel)[-1]
+        table_id = int(find_component(lobby, "start")["custom_id"].split(":")[1])
         for m in members[1:]:
             await h.click(m, lobby, find_component(lobby, "join")["custom_id"])
         await h.click(members[0], lobby, find_component(lobby, "start")["custom_id"])
-        table_id = int(find_component(lobby, "start")["custom_id"].split(":")[1])
         tables.append((table_id, members))
     return tables
 

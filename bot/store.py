@@ -291,9 +291,11 @@ class Store:
         return [SeatRow(s, u, n, bool(d)) for s, u, n, d in rows]
 
     async def unfinished_tables(self) -> list[TableRow]:
-        """Every lobby and running game, with seats: what a restart must bring back."""
+        """Every lobby and running game with its seats, without game states (those are loaded
+        on first use): what a restart must bring back before it can route clicks."""
+        columns = _TABLE_COLUMNS.replace(" state,", " NULL,")
         rows = await self._fetchall(
-            f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE status IN ('lobby','playing')")
+            f"SELECT {columns} FROM game_tables WHERE status IN ('lobby','playing')")
         tables = {r[0]: _row_to_table(r) for r in rows}
         seat_rows = await self._fetchall(
             "SELECT s.table_id, s.seat, s.user_id, s.name, s.dm_open FROM seats s "
@@ -302,6 +304,18 @@ class Store:
         for table_id, seat, user_id, name, dm_open in seat_rows:
             tables[table_id].seats.append(SeatRow(seat, user_id, name, bool(dm_open)))
         return list(tables.values())
+
+    async def game_state(self, table_id: int) -> dict[str, Any] | None:
+        rows = await self._fetchall("SELECT state FROM game_tables WHERE id=?", (table_id,))
+        return json.loads(rows[0][0]) if rows and rows[0][0] else None
+
+    async def playing_in(self, game: str, channel_id: int, user_id: int) -> list[int]:
+        """Running tables of ``game`` played in ``channel_id`` (thread or channel) by the user."""
+        rows = await self._fetchall(
+            "SELECT t.id FROM game_tables t JOIN seats s ON s.table_id = t.id "
+            "WHERE t.game=? AND t.status='playing' AND coalesce(t.thread_id, t.channel_id)=? "
+            "AND s.user_id=? ORDER BY t.id", (game, channel_id, user_id))
+        return [r[0] for r in rows]
 
     async def set_seats(self, table_id: int, seats: list[SeatRow]) -> None:
         async with self.transaction() as db:

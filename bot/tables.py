@@ -96,18 +96,33 @@ class TableService:
         return live
 
     async def restore(self) -> int:
-        """Load every unfinished table (called at start-up); returns how many."""
+        """Register every unfinished table (called at start-up); returns how many. Game states
+        are parsed on first use, so start-up time does not grow with their size."""
         rows = await self.store.unfinished_tables()
         for row in rows:
-            self._live(row)
+            self._cache[row.id] = LiveTable(row, None)
         return len(rows)
 
     async def get(self, table_id: int) -> LiveTable | None:
         live = self._cache.get(table_id)
-        if live is not None:
-            return live
-        row = await self.store.get_table(table_id)
-        return None if row is None else self._live(row)
+        if live is None:
+            row = await self.store.get_table(table_id)
+            return None if row is None else self._live(row)
+        if live.game is None and live.row.status == "playing":
+            state = await self.store.game_state(table_id)
+            # Another coroutine may have loaded (and moved) the game while this one awaited.
+            if live.game is None and state is not None:
+                live.game = live.cls.from_json(state)
+        return live
+
+    async def playing_in(self, game_key: str, channel_id: int, user_id: int) -> list[LiveTable]:
+        """The running tables of a game in a channel or thread where the user has a seat."""
+        found = []
+        for table_id in await self.store.playing_in(game_key, channel_id, user_id):
+            live = await self.get(table_id)
+            if live is not None and live.game is not None:
+                found.append(live)
+        return found
 
     async def _require(self, table_id: int, game_key: str | None = None) -> LiveTable:
         live = await self.get(table_id)

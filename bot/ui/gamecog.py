@@ -140,6 +140,21 @@ class GameCog(commands.GroupCog):
             raise TableError("not_seated")
         return seat
 
+    async def table_here(self, interaction: discord.Interaction) -> LiveTable:
+        """The running table of this game, in this channel or thread, where the user plays
+        (for typed moves). Several can share a channel only when threads are not allowed:
+        then the one waiting for this user is meant."""
+        user_id = interaction.user.id
+        mine = await self.tables.playing_in(self.game_key, interaction.channel_id or 0, user_id)
+        if len(mine) > 1:
+            waiting = [live for live in mine if live.game.to_move == live.row.seat_of(user_id)]
+            if len(waiting) != 1:
+                raise TableError("which_table", tables=", ".join(f"#{live.id}" for live in mine))
+            mine = waiting
+        if not mine:
+            raise TableError("no_table_here", game=t(f"{self.game_key}.name", interaction.locale))
+        return mine[0]
+
     @staticmethod
     def version_of(route_: Route) -> int:
         try:

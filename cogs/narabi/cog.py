@@ -15,6 +15,7 @@ from bot.tables import LiveTable, Outcome, TableError
 from bot.ui.gamecog import MENTION_USERS, NO_MENTIONS, GameCog
 from bot.ui.replies import ephemeral
 from bot.ui.routing import Route, button, select, view_of
+from render.narabi import render as render_board
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +41,6 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
     # == how things read ===================================================================
 
     def render(self, view: dict[str, Any], names: list[str]) -> bytes:
-        from render.narabi import render as render_board  # TEMP until render lands
         return render_board(view, names)
 
     def options_text(self, options: Mapping[str, Any], locale: str) -> str:

@@ -1,0 +1,276 @@
+"""/sarena: lobby, secret colours, moving a pile in three clicks (Move → pile → direction).
+
+Nothing public may tell who owns which colour, nor show a chip face that has never been up:
+everything shown to the table is built from ``public_view``; the colour of a seat is read
+only for the "My colour" answer, the DM at start and the reveal at the end.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import discord
+from discord import app_commands
+
+from bot.games import IllegalAction
+from bot.games.sarena import Sarena, parse_move
+from bot.games.sarena.board import SIZE, SQUARE_INDEX
+from bot.games.sarena.chips import COLOURS
+from bot.i18n import command_text, t
+from bot.tables import LiveTable, Outcome, TableError
+from bot.ui.gamecog import GameCog
+from bot.ui.replies import ephemeral, refuse
+from bot.ui.routing import Route, button, select, view_of
+from render.sarena import render as render_board
+
+
+COLOUR_MARK = {"white": "⚪", "black": "⚫", "red": "🔴", "yellow": "🟡"}
+# Row 1 is drawn at the bottom of the picture, so a step to a higher row points up.
+ARROWS = {(0, 1): "⬆️", (-1, 0): "⬅️", (1, 0): "➡️", (0, -1): "⬇️"}
+DIRECTION_ORDER = tuple(ARROWS)
+SELECT_MAX = 25  # Discord's limit of options in one select
+# Discord enforces it in the client; the refusal quotes the input, so it must stay short.
+MOVE_TEXT_MAX = 20
+ROW_GROUPS = ((1, 2, 3), (4, 5, 6))  # how the piles are split when one select cannot hold them
+
+
+def _xy(square: str) -> tuple[int, int]:
+    return SQUARE_INDEX[square] % SIZE, SQUARE_INDEX[square] // SIZE
+
+
+def _step(src: str, dst: str) -> tuple[int, int]:
+    (x0, y0), (x1, y1) = _xy(src), _xy(dst)
+    return x1 - x0, y1 - y0
+
+
+class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cmd.sarena.description")):
+    game_key = "sarena"
+    private_button = "sarena.button.mine"
+
+    # == commands ==========================================================================
+
+    @app_commands.command(name="start", description=command_text("cmd.start.description"))
+    @app_commands.describe(fair=command_text("cmd.sarena.fair"))
+    @app_commands.guild_only()
+    async def start_command(self, interaction: discord.Interaction, fair: bool = False) -> None:
+        await self.open_lobby(interaction, {"fair": fair})
+
+    @app_commands.command(name="move", description=command_text("cmd.sarena.move.description"))
+    @app_commands.describe(move=command_text("cmd.sarena.move.notation"))
+    @app_commands.guild_only()
+    async def move_command(self, interaction: discord.Interaction,
+                           move: app_commands.Range[str, 1, MOVE_TEXT_MAX]) -> None:
+        try:
+            live = await self.table_here(interaction)
+            action = parse_move(move)
+        except (TableError, IllegalAction) as exc:
+            await refuse(interaction, exc, self.game_key)
+            return
+        outcome = await self.perform(interaction, live.id, action, live.row.version)
+        if outcome is None:
+            return
+        await ephemeral(interaction, self._done_text(outcome, str(interaction.locale)))
+        await self.publish(outcome)
+
+    @app_commands.command(name="rules", description=command_text("cmd.rules.description"))
+    async def rules_command(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(t("sarena.rules", interaction.locale), ephemeral=True)
+
+    # == how things read ===================================================================
+
+    def render(self, view: dict[str, Any], names: list[str]) -> bytes:
+        return render_board(view, names)
+
+    def options_text(self, options: Mapping[str, Any], locale: str) -> str:
+        return t("sarena.option.fair_on" if options.get("fair") else "sarena.option.fair_off", locale)
+
+    @staticmethod
+    def colour(name: str, locale: str) -> str:
+        return f"{COLOUR_MARK.get(name, '')} {t(f'sarena.colour.{name}', locale)}"
+
+    def status_text(self, live: LiveTable, locale: str) -> str:
+        view = self.game(live).public_view()
+        lines = [t("sarena.status", locale, move=view["move"],
+                   player=self.mention(live, view["to_move"]), movable=len(view["movable"]))]
+        last = view["last_move"]
+        if last:
+            key = "sarena.status.last_flip" if last["flipped"] else "sarena.status.last"
+            lines.append(t(key, locale, player=self.name(live, last["seat"]),
+                           **{"from": last["from"], "to": last["to"]}))
+        if view["resigned"]:
+            lines.append(t("sarena.status.resigned", locale,
+                           players=", ".join(self.name(live, s) for s in view["resigned"])))
+        return "\n".join(lines)
+
+    def game_components(self, live: LiveTable, locale: str) -> list[discord.ui.Item]:
+        return [button(self.cid(live.id, "move", live.row.version), t("sarena.button.move", locale),
+                       style=discord.ButtonStyle.primary, emoji="✋")]
+
+    def describe(self, outcome: Outcome, locale: str) -> str | None:
+        live = outcome.table
+        for event in outcome.events:
+            if event["type"] == "moved":
+                key = "sarena.log.flipped" if event["flipped"] else "sarena.log.moved"
+                return t(key, locale, player=self.name(live, event["seat"]), to=event["to"],
+                         height=event["height"], top=self.colour(event["top"], locale),
+                         move=event["move"], **{"from": event["from"]})
+            if event["type"] == "resigned":
+                return t("sarena.log.resigned", locale, player=self.name(live, event["seat"]))
+        return None
+
+    def private_text(self, live: LiveTable, seat: int, view: Mapping[str, Any], locale: str) -> str:
+        colour = view.get("colour")
+        if colour is None:
+            return ""
+        lines = [t("sarena.private", locale, table=live.id, colour=self.colour(colour, locale))]
+        unused = len(COLOURS) - len(live.row.seats)
+        if unused:
+            key = "sarena.private.unused_one" if unused == 1 else "sarena.private.unused_many"
+            lines.append(t(key, locale, count=unused))
+        return "\n".join(lines)
+
+    def result_text(self, live: LiveTable, locale: str) -> str:
+        view = self.game(live).public_view()
+        result = view["result"]
+        lines = [t(f"sarena.end.{result['reason']}", locale),
+                 t("sarena.result.moves", locale, moves=view["moves_played"]),
+                 t("sarena.result.colours", locale)]
+        winners = set(result["winners"])
+        for seat, colour in enumerate(result["colours"]):
+            score = result["scores"][seat]
+            params = dict(player=self.name(live, seat), colour=self.colour(colour, locale),
+                          score=score, tiebreak=result["tiebreaks"][seat],
+                          star=" 🏆" if seat in winners else "")
+            key = "sarena.result.left" if score is None else "sarena.result.line"
+            lines.append(t(key, locale, **params))
+        names = ", ".join(f"**{self.name(live, s)}**" for s in result["winners"])
+        if len(result["winners"]) == 1:
+            lines.append(t("sarena.result.winner", locale, player=names))
+        elif result["winners"]:
+            lines.append(t("sarena.result.shared", locale, players=names))
+        unused = [c for c in COLOURS if c not in result["colours"]]
+        if unused:
+            lines.append(t("sarena.result.unused", locale,
+                           colours=", ".join(self.colour(c, locale) for c in unused)))
+        return "\n".join(lines)
+
+    # == moving: Move → pile → direction ===================================================
+
+    async def handle(self, interaction: discord.Interaction, route_: Route) -> None:
+        handler = {"move": self._move, "pile": self._pile, "go": self._go}.get(route_.verb)
+        if handler is None:
+            raise TableError("unknown_button")
+        await handler(interaction, route_)
+
+    async def _mover(self, interaction: discord.Interaction,
+                     route_: Route) -> tuple[LiveTable, Sarena] | None:
+        """The table, if the clicker is the seat to move and the click is for this turn."""
+        live = await self.live_or_refuse(interaction, route_)
+        if live is None:
+            return None
+        seat = self.seat_or_raise(live, interaction.user.id)
+        if live.row.status != "playing" or live.game is None:
+            raise TableError("game_over" if live.row.status == "finished" else "not_running")
+        if self.version_of(route_) != live.row.version:
+            raise TableError("stale")
+        if live.game.to_move != seat:
+            raise TableError("not_your_turn")
+        return live, live.game  # type: ignore[return-value]
+
+    async def _show(self, interaction: discord.Interaction, content: str,
+                    view: discord.ui.View | None) -> None:
+        """Step through the private flow: replace the ephemeral message, or open one."""
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            await interaction.response.edit_message(content=content, view=view)
+        else:
+            await ephemeral(interaction, content, view=view)
+
+    @staticmethod
+    def _targets(view: Mapping[str, Any], square: str) -> list[str]:
+        targets = [m.split("-")[1] for m in view["legal"] if m.split("-")[0] == square]
+        return sorted(targets, key=lambda dst: DIRECTION_ORDER.index(_step(square, dst)))
+
+    def _pile_option(self, view: Mapping[str, Any], square: str, locale: str) -> discord.SelectOption:
+        circle = view["board"][SQUARE_INDEX[square]]
+        targets = " · ".join(
+            ARROWS[_step(square, dst)] + " " + dst
+            + ("" if view["board"][SQUARE_INDEX[dst]]["height"] else " ↻")
+            for dst in self._targets(view, square))
+        label = t("sarena.pile.option", locale, square=square, height=circle["height"],
+                  top=t(f"sarena.colour.{circle['top']}", locale))
+        return discord.SelectOption(label=label[:100], value=square,
+                                    emoji=COLOUR_MARK.get(circle["top"]),
+                                    description=t("sarena.pile.targets", locale,
+                                                  targets=targets)[:100])
+
+    async def _move(self, interaction: discord.Interaction, route_: Route) -> None:
+        found = await self._mover(interaction, route_)
+        if found is None:
+            return
+        live, game = found
+        locale = str(interaction.locale)
+        view = game.public_view()
+        movable = view["movable"]
+        version = live.row.version
+        if len(movable) <= SELECT_MAX:
+            groups = [(0, movable, t("sarena.move.placeholder", locale))]
+        else:
+            groups = []
+            for part, rows in enumerate(ROW_GROUPS):
+                squares = [s for s in movable if int(s[1]) in rows]
+                if squares:
+                    groups.append((part, squares, t("sarena.move.placeholder_rows", locale,
+                                                    first=rows[0], last=rows[-1])))
+        selects = [select(self.cid(live.id, "pile", version, part),
+                          [self._pile_option(view, s, locale) for s in squares],
+                          placeholder=placeholder)
+                   for part, squares, placeholder in groups]
+        await self._show(interaction, t("sarena.move.pick", locale, move=view["move"]),
+                         view_of(*selects))
+
+    async def _pile(self, interaction: discord.Interaction, route_: Route) -> None:
+        found = await self._mover(interaction, route_)
+        if found is None:
+            return
+        live, game = found
+        locale = str(interaction.locale)
+        values = (interaction.data or {}).get("values") or []
+        square = values[0] if values and isinstance(values[0], str) else ""
+        view = game.public_view()
+        if square not in view["movable"]:
+            raise TableError("stale")
+        circle = view["board"][SQUARE_INDEX[square]]
+        version = live.row.version
+        buttons = []
+        for dst in self._targets(view, square):
+            height = view["board"][SQUARE_INDEX[dst]]["height"]
+            arrow = ARROWS[_step(square, dst)]
+            if height:
+                label = t("sarena.dest.onto", locale, to=dst, height=height)
+                style = discord.ButtonStyle.primary
+            else:
+                label = t("sarena.dest.flip", locale, to=dst)
+                style = discord.ButtonStyle.success
+            buttons.append(button(self.cid(live.id, "go", version, square, dst), label,
+                                  style=style, emoji=arrow))
+        back = button(self.cid(live.id, "move", version), t("button.back", locale))
+        text = t("sarena.move.where", locale, square=square, height=circle["height"],
+                 top=self.colour(circle["top"], locale))
+        await self._show(interaction, text, view_of(*buttons, back))
+
+    async def _go(self, interaction: discord.Interaction, route_: Route) -> None:
+        args = route_.args()
+        if len(args) != 3:
+            raise TableError("unknown_button")
+        version = self.version_of(route_)
+        action = {"type": "move", "from": args[1], "to": args[2]}
+        outcome = await self.perform(interaction, route_.table, action, version)
+        if outcome is None:
+            return
+        await self._show(interaction, self._done_text(outcome, str(interaction.locale)), None)
+        await self.publish(outcome)
+
+    def _done_text(self, outcome: Outcome, locale: str) -> str:
+        event = outcome.events[0]
+        return t("sarena.move.done", locale, to=event["to"], move=event["move"],
+                 **{"from": event["from"]})

@@ -1,0 +1,493 @@
+"""The Sàréná cog end to end through real discord.py objects and the recorded fake Discord."""
+from __future__ import annotations
+
+import json
+import random
+import re
+import types
+from typing import Any
+
+import pytest
+
+import bot.tables as tables_module
+from bot.games.sarena.chips import COLOURS, DOWN, DOWN_SEEN, UP, UP_SEEN, pile_chips
+from bot.i18n import t
+from bot.testing.fake_discord import CHANNEL_ID, Member, components_of, find_component
+from tests.helpers import Table, board, custom_ids, ephemeral_reply, open_lobby, start_table
+
+COLOUR_WORD = re.compile("|".join(COLOURS), re.IGNORECASE)
+
+
+@pytest.fixture(autouse=True)
+def no_missing_text(caplog):
+    """Every sentence the bot produced came from the catalog."""
+    yield
+    missing = [r.getMessage() for r in caplog.records if "catalog key" in r.getMessage()]
+    assert not missing, missing
+
+
+def deal_with(monkeypatch, seed: int) -> None:
+    """Make the next tables start from ``seed`` (the runtime draws it from ``secrets``)."""
+    monkeypatch.setattr(tables_module, "secrets", types.SimpleNamespace(randbits=lambda _: seed))
+
+
+def cog(h):
+    return h.bot.get_cog("SarenaCog")
+
+
+async def live_of(h, table: Table):
+    live = await h.bot.tables.get(table.id)
+    assert live is not None
+    return live
+
+
+def state_of(live) -> str:
+    return json.dumps(live.game.to_json(), sort_keys=True)
+
+
+def selects(message: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for c in components_of(message) if c["type"] == 3]
+
+
+def thread_lines(h, table: Table) -> list[str]:
+    """The public lines of the game thread (ephemeral answers live there too in the fake)."""
+    return [m["content"] for m in h.fake.channel_messages(table.thread)
+            if m["content"] and not m["flags"] & 64]
+
+
+async def sarena_move(h, table: Table, rng: random.Random) -> dict[str, Any] | None:
+    """The player to move plays a random legal move through Move → pile → direction."""
+    live = await h.bot.tables.get(table.id)
+    if live is None or live.game is None or live.game.result() is not None:
+        return None
+    seat = live.game.to_move
+    player = table.players[seat]
+    action = rng.choice(live.game.legal_actions(seat))
+    b = board(h, table)
+    token = await h.click(player, b, find_component(b, "move")["custom_id"])
+    step = ephemeral_reply(h, token)
+    pile = next(s for s in selects(step) if action["from"] in [o["value"] for o in s["options"]])
+    await h.click(player, step, pile["custom_id"], values=[action["from"]])
+    step = h.fake.messages[int(step["id"])]
+    go = next(c["custom_id"] for c in components_of(step)
+              if c["custom_id"].endswith(f":go:{live.row.version}.{action['from']}.{action['to']}"))
+    await h.click(player, step, go)
+    assert h.fake.messages[int(step["id"])]["components"] == []  # the flow is closed
+    return action
+
+
+async def play_out(h, table: Table, rng: random.Random, check=None) -> int:
+    moves = 0
+    while True:
+        live = await h.bot.tables.get(table.id)
+        if live is None or live.row.status != "playing":
+            return moves
+        if check is not None:
+            check()
+        assert await sarena_move(h, table, rng) is not None
+        moves += 1
+
+
+# == lobby, deal, private colour ===============================================================
+
+async def test_lobby_shows_the_fair_option(harness, players):
+    h = harness
+    lobby = await open_lobby(h, "sarena", players[0], fair=True)
+    options = lobby["embeds"][0]["fields"][1]
+    assert "Fair deal: **on**" in options["value"]
+    assert "Sàréná" in lobby["embeds"][0]["title"] and "2–4" in lobby["embeds"][0]["fields"][0]["name"]
+    assert find_component(lobby, "start")["disabled"] is True  # one seat of at least two
+    table_id = int(find_component(lobby, "join")["custom_id"].split(":")[1])
+    for p in players[1:5]:
+        await h.click(p, lobby, find_component(lobby, "join")["custom_id"])
+    row = await h.bot.store.get_table(table_id)
+    assert row.options == {"fair": True} and len(row.seats) == 4  # the fifth was turned away
+    await h.click(players[0], lobby, find_component(lobby, "cancel")["custom_id"])
+    lobby = await open_lobby(h, "sarena", players[1])
+    assert "Fair deal: off" in lobby["embeds"][0]["fields"][1]["value"]
+
+
+async def test_start_deals_colours_secretly_by_dm(harness, players):
+    h = harness
+    table = await start_table(h, "sarena", players[:3], fair=True)
+    live = await live_of(h, table)
+    colours = [live.game.private_view(s)["colour"] for s in range(3)]
+    assert len(set(colours)) == 3
+    for seat, player in enumerate(table.players):
+        dms = h.fake.dms_to(player.id)
+        assert len(dms) == 1
+        text = dms[0]["content"]
+        assert t(f"sarena.colour.{colours[seat]}") in text and "secret colour" in text
+        assert "One colour belongs to nobody" in text
+        others = [t(f"sarena.colour.{c}") for c in COLOURS if c != colours[seat]]
+        assert not any(name in text for name in others)
+    started = [line for line in thread_lines(h, table) if line.startswith("Game on!")]
+    assert len(started) == 1
+    b = board(h, table)
+    assert b["attachments"][0]["filename"] == "board.png"
+    assert "**Move 1**" in b["embeds"][0]["description"]
+    assert f"<@{table.players[live.game.to_move].id}> to move" in b["embeds"][0]["description"]
+    labels = [c.get("label") for c in components_of(b)]
+    assert labels == ["Move", "My colour", "Resign"]
+
+
+async def test_my_colour_answers_only_the_clicker(harness, players):
+    h = harness
+    table = await start_table(h, "sarena", players[:2])
+    live = await live_of(h, table)
+    public_before = len(h.fake.public_messages())
+    mine = find_component(board(h, table), "mine")["custom_id"]
+    for seat, player in enumerate(table.players):
+        token = await h.click(player, board(h, table), mine)
+        assert h.reply_flags(token) == [64]
+        colour = live.game.private_view(seat)["colour"]
+        other = live.game.private_view(1 - seat)["colour"]
+        assert t(f"sarena.colour.{colour}") in h.reply_text(token)
+        assert t(f"sarena.colour.{other}") not in h.reply_text(token)
+    token = await h.click(Member(999, "Stranger"), board(h, table), mine)
+    assert "not playing at this table" in h.reply_text(token)
+    assert len(h.fake.public_messages()) == public_before
+
+
+async def test_rules_command_is_ephemeral(harness, players):
+    token = await harness.command(players[0], "sarena", "rules")
+    assert harness.reply_flags(token) == [64]
+    assert "empty arrow circle" in harness.reply_text(token)
+
+
+# == moving ===================================================================================
+
+async def test_a_move_through_the_components(harness, players, monkeypatch):
+    h = harness
+    deal_with(monkeypatch, 11)
+    table = await start_table(h, "sarena", players[:3])
+    live = await live_of(h, table)
+    seat = live.game.to_move
+    player = table.players[seat]
+    view = live.game.public_view()
+    old_move = find_component(board(h, table), "move")["custom_id"]
+    assert old_move == f"sarena:{table.id}:move:0"
+    lines_before = thread_lines(h, table)
+
+    token = await h.click(player, board(h, table), old_move)
+    step = ephemeral_reply(h, token)
+    assert step["flags"] & 64
+    # 36 piles can move at the start: two selects, rows 1–3 and rows 4–6.
+    pickers = selects(step)
+    assert [len(s["options"]) for s in pickers] == [18, 18]
+    assert {o["value"] for s in pickers for o in s["options"]} == set(view["movable"])
+    c3 = next(o for s in pickers for o in s["options"] if o["value"] == "c3")
+    top = view["board"][14]["top"]
+    assert c3["label"] == f"c3 · height 1 · top {t(f'sarena.colour.{top}')}"
+
+    await h.click(player, step, pickers[0]["custom_id"], values=["c3"])
+    step = h.fake.messages[int(step["id"])]
+    assert "c3: pile of 1" in step["content"]
+    goes = [c for c in components_of(step) if c["custom_id"].split(":")[2] == "go"]
+    legal_from_c3 = sorted(m.split("-")[1] for m in view["legal"] if m.startswith("c3-"))
+    assert sorted(c["custom_id"].rsplit(".", 1)[1] for c in goes) == legal_from_c3 == \
+        ["b3", "c2", "c4", "d3"]
+    assert [c["emoji"]["name"] for c in goes] == ["⬆️", "⬅️", "➡️", "⬇️"]
+    labels = {c["custom_id"].rsplit(".", 1)[1]: c["label"] for c in goes}
+    assert labels["c4"] == "c4 (onto a pile of 1)"
+    find_component(step, "move")  # Back to the pile choice
+
+    await h.click(player, step, next(c["custom_id"] for c in goes if c["custom_id"].endswith("c4")))
+    step = h.fake.messages[int(step["id"])]
+    assert step["content"] == "Done: c3 → c4, move 1." and step["components"] == []
+    assert live.row.version == 1
+    new_top = live.game.public_view()["board"][20]["top"]
+    new_lines = thread_lines(h, table)[len(lines_before):]
+    assert len(new_lines) == 1
+    name = table.players[seat].name
+    assert new_lines[0].startswith(
+        f"{name} moved c3 → c4 (pile of 2, {cog(h).colour(new_top, 'en')} on top) — move 1.")
+    assert f"Next: <@{table.players[live.game.to_move].id}>" in new_lines[0]
+    b = board(h, table)
+    assert b["edited_timestamp"] is not None
+    assert find_component(b, "move")["custom_id"] == f"sarena:{table.id}:move:1"
+    assert "**Move 2**" in b["embeds"][0]["description"]
+    assert f"Last: {name} moved c3 → c4." in b["embeds"][0]["description"]
+
+
+async def test_a_flip_is_said_and_few_piles_fit_one_select(harness, players, monkeypatch):
+    h = harness
+    deal_with(monkeypatch, 12)
+    table = await start_table(h, "sarena", players[:2])
+    live = await live_of(h, table)
+    # b2 is an arrow circle: once its chip has moved away, c2 entering it is flipped.
+    await h.command(table.players[live.game.to_move], "sarena", "move", channel_id=table.thread,
+                    move="b2-b3")
+    token = await h.command(table.players[live.game.to_move], "sarena", "move",
+                            channel_id=table.thread, move="c2-b2")
+    assert h.reply_text(token) == "Done: c2 → b2, move 2."
+    line = thread_lines(h, table)[-1]
+    assert "moved c2 → b2 onto an empty arrow circle and **flipped** it (pile of 1" in line
+    assert "and flipped the pile" in board(h, table)["embeds"][0]["description"]
+    # Play on until at most 25 piles can move: then one select holds them all.
+    rng = random.Random(3)
+    while len(live.game.public_view()["movable"]) > 25:
+        await sarena_move(h, table, rng)
+    token = await h.click(table.players[live.game.to_move], board(h, table),
+                          find_component(board(h, table), "move")["custom_id"])
+    pickers = selects(ephemeral_reply(h, token))
+    assert len(pickers) == 1
+    assert len(pickers[0]["options"]) == len(live.game.public_view()["movable"])
+
+
+async def test_typed_move_legal_and_illegal(harness, players, monkeypatch):
+    h = harness
+    deal_with(monkeypatch, 13)
+    table = await start_table(h, "sarena", players[:2])
+    live = await live_of(h, table)
+    mover, other = table.players[live.game.to_move], table.players[1 - live.game.to_move]
+    state, public = state_of(live), len(h.fake.public_messages())
+
+    async def refused(member, move, expected, channel=table.thread):
+        token = await h.command(member, "sarena", "move", channel_id=channel, move=move)
+        assert h.reply_flags(token) == [64], move
+        assert expected in h.reply_text(token), (move, h.reply_text(token))
+        assert state_of(live) == state and live.row.version == 0
+        assert len(h.fake.public_messages()) == public
+
+    await refused(mover, "hello", "cannot read “hello” as a move")
+    await refused(mover, "a1-c1", "a1 and c1 are not joined by a line")
+    await refused(mover, "a1-b2", "not joined by a line")
+    await refused(other, "a1-b1", "not your turn")
+    await refused(Member(999, "Stranger"), "a1-b1", "no running Sàréná game in this channel")
+    await refused(mover, "a1-b1", "no running Sàréná game in this channel", channel=CHANNEL_ID)
+
+    token = await h.command(mover, "sarena", "move", channel_id=table.thread, move=" A1 b1 ")
+    assert h.reply_flags(token) == [64] and h.reply_text(token) == "Done: a1 → b1, move 1."
+    assert live.row.version == 1
+    assert f"{mover.name} moved a1 → b1 (pile of 2" in thread_lines(h, table)[-1]
+    state, public = state_of(live), len(h.fake.public_messages())
+    token = await h.command(other, "sarena", "move", channel_id=table.thread, move="a1-a2")
+    assert "There is no pile on a1" in h.reply_text(token)
+    assert state_of(live) == state and live.row.version == 1
+
+
+async def test_stale_outsider_and_out_of_turn_clicks_change_nothing(harness, players, monkeypatch):
+    h = harness
+    deal_with(monkeypatch, 14)
+    table = await start_table(h, "sarena", players[:3])
+    live = await live_of(h, table)
+    old_board = json.loads(json.dumps(board(h, table)))
+    first = table.players[live.game.to_move]
+    token = await h.click(first, board(h, table), find_component(board(h, table), "move")["custom_id"])
+    old_step = json.loads(json.dumps(ephemeral_reply(h, token)))
+    await sarena_move(h, table, random.Random(1))
+    state, version = state_of(live), live.row.version
+
+    def unchanged():
+        assert state_of(live) == state and live.row.version == version
+
+    mover = table.players[live.game.to_move]
+    token = await h.click(mover, old_board, find_component(old_board, "move")["custom_id"])
+    assert "earlier turn" in h.reply_text(token) and h.reply_flags(token) == [64]
+    token = await h.click(first, old_step, selects(old_step)[0]["custom_id"],
+                          values=[selects(old_step)[0]["options"][0]["value"]])
+    assert "earlier turn" in h.reply_text(token)
+    unchanged()
+    move = find_component(board(h, table), "move")["custom_id"]
+    token = await h.click(Member(999, "Stranger"), board(h, table), move)
+    assert "not playing at this table" in h.reply_text(token)
+    other = next(p for p in table.players if p is not mover)
+    token = await h.click(other, board(h, table), move)
+    assert "not your turn" in h.reply_text(token)
+    unchanged()
+    # A direction button of the right version, clicked by the wrong player or forged illegal.
+    legal = live.game.legal_actions(live.game.to_move)[0]
+    go = f"sarena:{table.id}:go:{version}.{legal['from']}.{legal['to']}"
+    msg = h.fake._message(table.thread, {"content": "", "flags": 64, "components": [
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": go}]}]},
+        [], flags=64)
+    token = await h.click(other, msg, go)
+    assert "not your turn" in h.reply_text(token)
+    for forged in (f"sarena:{table.id}:go:{version}.a1.c1", f"sarena:{table.id}:go:{version}.zz.a1",
+                   f"sarena:{table.id}:go:{version}.a1", f"sarena:{table.id}:pile:{version}.0"):
+        msg = h.fake._message(table.thread, {"content": "", "flags": 64, "components": [
+            {"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": forged}]}]},
+            [], flags=64)
+        token = await h.click(mover, msg, forged)
+        assert h.reply_text(token).startswith("⚠️"), forged
+        unchanged()
+
+
+# == the end ==================================================================================
+
+async def test_full_game_reveal_rebuild_and_rematch(harness, players, monkeypatch):
+    h = harness
+    deal_with(monkeypatch, 15)
+    table = await start_table(h, "sarena", players[:3], fair=True)
+    live = await live_of(h, table)
+    colours = [live.game.private_view(s)["colour"] for s in range(3)]
+    moves = await play_out(h, table, random.Random(15))
+    row = await h.bot.store.get_table(table.id)
+    assert row.status == "finished" and 9 <= moves <= 45
+    rebuilt = await h.bot.tables.rebuild(table.id)
+    assert rebuilt.to_json() == row.state
+    result = rebuilt.public_view()["result"]
+
+    final = board(h, table)
+    assert custom_ids(final) == [f"sarena:{table.id}:rematch"]
+    summary = final["embeds"][0]["description"]
+    over = [line for line in thread_lines(h, table) if line.startswith("**Game over.**")]
+    assert len(over) == 1 and summary in over[0]
+    assert f"The game lasted {moves} moves." in summary
+    for seat, player in enumerate(table.players):
+        colour = cog(h).colour(colours[seat], "en")
+        assert (f"**{player.name}** — {colour} · score **{result['scores'][seat]}** · "
+                f"tie-break {result['tiebreaks'][seat]}") in summary
+    winners = ", ".join(f"**{table.players[s].name}**" for s in result["winners"])
+    if len(result["winners"]) == 1:
+        assert f"🏆 {winners} wins!" in summary
+    else:
+        assert f"Shared victory: {winners}." in summary
+    unused = next(c for c in COLOURS if c not in colours)
+    assert f"belonged to nobody: {cog(h).colour(unused, 'en')}." in summary
+
+    await h.click(players[1], final, f"sarena:{table.id}:rematch")
+    lobby = h.fake.channel_messages(CHANNEL_ID)[-1]
+    new = await h.bot.store.get_table(int(find_component(lobby, "start")["custom_id"].split(":")[1]))
+    assert new.status == "lobby" and new.rematch_of == table.id and new.options == {"fair": True}
+
+
+async def test_resigning_leaves_the_other_player_the_winner(harness, players):
+    h = harness
+    table = await start_table(h, "sarena", players[:2])
+    resign = find_component(board(h, table), "resign")["custom_id"]
+    token = await h.click(players[1], board(h, table), resign)
+    confirm = ephemeral_reply(h, token)
+    assert "Resign from this game?" in confirm["content"]
+    await h.click(players[1], confirm, find_component(confirm, "resign_ok")["custom_id"])
+    row = await h.bot.store.get_table(table.id)
+    assert row.status == "finished"
+    summary = board(h, table)["embeds"][0]["description"]
+    assert "Every other player has left the game." in summary
+    assert f"**{players[1].name}** — " in summary and " · left the game" in summary
+    assert f"🏆 **{players[0].name}** wins!" in summary
+    assert f"{players[1].name} resigned and left the game." in thread_lines(h, table)
+
+
+async def test_closed_dms_are_announced_and_the_game_goes_on(harness, players):
+    h = harness
+    h.fake.closed_dms.add(players[1].id)
+    table = await start_table(h, "sarena", players[:3])
+    notices = [m for m in h.fake.channel_messages(table.thread) if "direct message" in m["content"]]
+    assert len(notices) == 1 and f"<@{players[1].id}>" in notices[0]["content"]
+    assert "**My colour**" in notices[0]["content"]
+    assert h.fake.dms_to(players[0].id) and not h.fake.dms_to(players[1].id)
+    rng = random.Random(2)
+    for _ in range(3):
+        assert await sarena_move(h, table, rng) is not None
+    live = await live_of(h, table)
+    assert live.row.version == 3
+    token = await h.click(players[1], board(h, table), find_component(board(h, table), "mine")["custom_id"])
+    assert h.reply_flags(token) == [64]
+    assert t(f"sarena.colour.{live.game.private_view(1)['colour']}") in h.reply_text(token)
+
+
+# == nothing secret in public =================================================================
+
+def everything_visible(message: dict[str, Any]) -> list[str]:
+    """Every string of a message a person (or a client) can read."""
+    out = [message.get("content") or ""]
+    for embed in message.get("embeds") or []:
+        out.append(json.dumps(embed, ensure_ascii=False))
+    for c in components_of(message):
+        out += [c.get("label") or "", c.get("custom_id") or "", c.get("placeholder") or ""]
+        for option in c.get("options") or []:
+            out += [option.get("label") or "", option.get("value") or "",
+                    option.get("description") or ""]
+    out += [a["filename"] for a in message.get("attachments") or []]
+    return out
+
+
+def assert_no_colour_in_ids(h) -> None:
+    """Ephemeral steps and DMs are private, but any client can read their custom_ids and
+    select values: those name squares and versions, never a colour."""
+    for message in h.fake.messages.values():
+        for c in components_of(message):
+            assert not COLOUR_WORD.search(c.get("custom_id") or ""), c
+            for option in c.get("options") or []:
+                assert not COLOUR_WORD.search(option["value"]), option
+
+
+def assert_view_is_public(view: dict[str, Any], state: dict[str, Any]) -> None:
+    """No owner of a colour, and no chip face that has never been up, in a render input."""
+    keys: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            keys.update(node)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(view)
+    assert not keys & {"colour", "colours", "private"}, keys
+    assert view["result"] is None
+    for circle, pile, height in zip(view["board"], state["piles"], state["heights"]):
+        chips = pile_chips(pile, height)
+        assert circle["height"] == height == len(circle["chips"])
+        for shown, chip in zip(circle["chips"], chips):
+            assert shown["up"] == (COLOURS[UP[chip]] if UP_SEEN[chip] else None)
+            assert shown["down"] == (COLOURS[DOWN[chip]] if DOWN_SEEN[chip] else None)
+        if height:
+            assert UP_SEEN[chips[-1]] and circle["top"] == COLOURS[UP[chips[-1]]]
+
+
+@pytest.mark.parametrize("seats,seed", [(2, 21), (3, 22), (4, 23)])
+async def test_no_secret_in_anything_public(harness, players, monkeypatch, seats, seed):
+    h = harness
+    deal_with(monkeypatch, seed)
+    seen_views: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    the_live: list[Any] = []
+    real_render = cog(h).render
+
+    def recording_render(view, names):
+        if the_live and the_live[0].game.result() is None:
+            # The board is drawn while the click waits, so the game cannot move meanwhile.
+            seen_views.append((json.loads(json.dumps(view)), the_live[0].game.to_json()))
+        return real_render(view, names)
+
+    monkeypatch.setattr(cog(h), "render", recording_render)
+    table = await start_table(h, "sarena", players[:seats], fair=seed % 2 == 0)
+    live = await live_of(h, table)
+    the_live.append(live)
+    await cog(h).refresh_board(live)  # the opening board, drawn again now that it is watched
+    game = live.game
+    colours = [game.private_view(s)["colour"] for s in range(seats)]
+    secrets_ = [cog(h).private_text(live, s, game.private_view(s), "en") for s in range(seats)]
+    names = [p.name for p in table.players]
+    checked = set()
+
+    def check() -> None:
+        for message in h.fake.public_messages():
+            key = json.dumps(message, sort_keys=True)
+            if key in checked:
+                continue
+            checked.add(key)
+            for text in everything_visible(message):
+                low = text.lower()
+                assert "your colour" not in low and "secret colour" not in low, text
+                assert "colours revealed" not in low, text
+                assert not any(secret in text for secret in secrets_), text
+                for name in names:
+                    assert f"**{name}** — " not in text, text  # the reveal line's shape
+        assert_no_colour_in_ids(h)
+
+    moves = await play_out(h, table, random.Random(seed), check=check)
+    assert moves >= 9
+    row = await h.bot.store.get_table(table.id)
+    assert (await h.bot.tables.rebuild(table.id)).to_json() == row.state
+    assert len(seen_views) == moves  # the opening board and every board before the last move
+    for view, state in seen_views:
+        assert_view_is_public(view, state)
+    assert_no_colour_in_ids(h)
+    # Once over, every colour is revealed on the board.
+    summary = board(h, table)["embeds"][0]["description"]
+    assert all(cog(h).colour(c, "en") in summary for c in colours)

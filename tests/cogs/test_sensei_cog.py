@@ -1,0 +1,465 @@
+"""The Sensei cog through the fake Discord: lobby, challenge, turns by components and by text."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.games.sensei import Sensei, legal_turns
+from bot.testing.fake_discord import BOT_ID, CHANNEL_ID, Member, components_of, find_component
+from tests.conftest import start_bot
+from tests.helpers import Table, board, custom_ids, ephemeral_reply, start_table
+
+OUT = Path(__file__).resolve().parents[2] / "out"
+
+
+@pytest.fixture(autouse=True)
+def no_missing_text(caplog):
+    """Every sentence the bot produced came from the catalog."""
+    yield
+    missing = [r.getMessage() for r in caplog.records if "catalog key" in r.getMessage()]
+    assert not missing, missing
+
+
+# == helpers ===============================================================================
+
+async def sensei_table(h, players, **options: Any) -> Table:
+    """Ana (green, seat 0) against Ben (red, seat 1); green moves first unless told otherwise."""
+    options.setdefault("first", "green")
+    return await start_table(h, "sensei", players[:2], **options)
+
+
+async def live_of(h, table: Table):
+    live = await h.bot.tables.get(table.id)
+    assert live is not None
+    return live
+
+
+async def snapshot(h, table: Table) -> tuple[str, int]:
+    live = await live_of(h, table)
+    return json.dumps(live.game.to_json(), sort_keys=True), live.row.version
+
+
+def log_lines(h, table: Table) -> list[str]:
+    return [m["content"] for m in h.fake.channel_messages(table.thread)
+            if m["content"] and not m["attachments"] and not m["flags"] & 64]
+
+
+def board_edits(h, table: Table) -> int:
+    board_id = board(h, table)["id"]
+    return len(h.fake.sent("PATCH", f"/messages/{board_id}"))
+
+
+def component(message: dict[str, Any], verb: str) -> dict[str, Any] | None:
+    for c in components_of(message):
+        if c.get("custom_id", "").split(":")[2] == verb:
+            return c
+    return None
+
+
+def option_values(message: dict[str, Any], verb: str) -> list[str]:
+    return [o["value"] for o in find_component(message, verb)["options"]]
+
+
+def option_labels(message: dict[str, Any], verb: str) -> list[str]:
+    return [o["label"] for o in find_component(message, verb)["options"]]
+
+
+def refreshed(h, message: dict[str, Any]) -> dict[str, Any]:
+    return h.fake.messages[int(message["id"])]
+
+
+async def open_move_menu(h, table: Table, player: Member) -> dict[str, Any]:
+    token = await h.click(player, board(h, table), find_component(board(h, table), "move")["custom_id"])
+    return ephemeral_reply(h, token)
+
+
+async def ui_action(h, step: dict[str, Any], player: Member, action: dict[str, Any]) -> dict[str, Any]:
+    """One stone or character move through the step menu: what moves → where to."""
+    value = "char" if action["type"] == "character" else action["from"]
+    await h.click(player, step, find_component(step, "pick")["custom_id"], values=[value])
+    step = refreshed(h, step)
+    assert action["to"] in option_values(step, "to")
+    await h.click(player, step, find_component(step, "to")["custom_id"], values=[action["to"]])
+    return refreshed(h, step)
+
+
+def stone(frm: str, to: str) -> dict[str, str]:
+    return {"type": "stone", "from": frm, "to": to}
+
+
+def character(frm: str, to: str) -> dict[str, str]:
+    return {"type": "character", "from": frm, "to": to}
+
+
+def towards_goal(game: Sensei, rng: random.Random) -> list[dict[str, Any]]:
+    """A turn that brings the character closest to the far rank (ties broken at random)."""
+    seat = game.to_move
+    best, score = [], None
+    for turn in legal_turns(game):
+        trial = game.copy()
+        for action in turn:
+            trial.apply(seat, action)
+        rank = int(trial.public_view()["characters"][seat][1])
+        value = (rank if seat == 0 else 8 - rank, rng.random())
+        if score is None or value > score:
+            best, score = turn, value
+    return best
+
+
+def notation(actions: list[dict[str, Any]]) -> str:
+    return " ".join(("*" if a["type"] == "character" else "") + f"{a['from']}-{a['to']}"
+                    for a in actions)
+
+
+# == lobby and challenge ===================================================================
+
+async def test_lobby_shows_the_options(harness, players):
+    h = harness
+    await h.command(players[0], "sensei", "start", version="shizukana", setup="crossed",
+                    board="storm", first="red")
+    lobby = h.fake.channel_messages(CHANNEL_ID)[-1]
+    options = lobby["embeds"][0]["fields"][1]["value"]
+    for text in ("Shizukana", "Crossed", "Storm", "First player: Red"):
+        assert text in options
+    table_id = int(find_component(lobby, "join")["custom_id"].split(":")[1])
+    row = await h.bot.store.get_table(table_id)
+    assert row.options == {"version": "shizukana", "setup": "crossed", "board": "storm",
+                           "first": "red"}
+
+
+async def test_start_defaults_and_rules(harness, players):
+    h = harness
+    table = await sensei_table(h, players)
+    live = await live_of(h, table)
+    assert live.row.options == {"version": "arashi", "setup": "standard", "board": "plain",
+                                "first": "green"}
+    assert "Arashi" in h.fake.messages[int(table.lobby["id"])]["embeds"][0]["fields"][1]["value"]
+    token = await h.command(players[3], "sensei", "rules")
+    assert "7×7 board" in h.reply_text(token) and h.reply_flags(token)[-1] & 64
+
+
+async def test_challenge_is_reserved_for_the_invited_member(harness, players):
+    h = harness
+    ana, ben, cleo = players[:3]
+    token = await h.command(ana, "sensei", "challenge", opponent=ana)
+    assert "cannot challenge yourself" in h.reply_text(token) and h.reply_flags(token)[-1] & 64
+    token = await h.command(ana, "sensei", "challenge", opponent=Member(BOT_ID, "Tabletop"))
+    assert "Bots cannot play" in h.reply_text(token)
+    assert not [m for m in h.fake.channel_messages(CHANNEL_ID) if m["embeds"]]
+
+    await h.command(ana, "sensei", "challenge", opponent=ben, version="shizukana")
+    lobby = h.fake.channel_messages(CHANNEL_ID)[-1]
+    assert ben.mention in lobby["content"] and "challenges" in lobby["content"]
+    assert "Shizukana" in lobby["embeds"][0]["fields"][1]["value"]
+    join = find_component(lobby, "join")["custom_id"]
+    token = await h.click(cleo, lobby, join)
+    assert "reserved for" in h.reply_text(token)
+    await h.click(ben, lobby, join)
+    row = await h.bot.store.get_table(int(join.split(":")[1]))
+    assert row.user_ids == [ana.id, ben.id]
+
+
+# == a turn built with components ==========================================================
+
+async def test_a_whole_turn_built_with_components(harness, players):
+    h = harness
+    ana, ben = players[:2]
+    table = await sensei_table(h, players)
+    start_board = board(h, table)
+    assert find_component(start_board, "end")["disabled"] is True  # nothing done yet
+    assert component(start_board, "undo") is None
+    assert "Turn 1" in start_board["embeds"][0]["description"]
+    edits = board_edits(h, table)
+
+    step = await open_move_menu(h, table, ana)
+    assert step["flags"] & 64
+    assert option_labels(step, "pick") == ["stone a1", "stone b1", "stone c1", "stone e1",
+                                           "stone f1", "stone g1", "character d1"]
+    assert find_component(step, "end")["disabled"] is True
+    await h.click(ana, step, find_component(step, "pick")["custom_id"], values=["c1"])
+    step = refreshed(h, step)
+    assert option_values(step, "to") == ["c2", "c3", "c4", "c5", "c6"]  # c7 is red's
+    await h.click(ana, step, find_component(step, "to")["custom_id"], values=["c5"])
+    step = refreshed(h, step)
+    assert "c1-c5" in step["content"] and "Left this turn: 1 stone move, the character move." in step["content"]
+    assert find_component(step, "end")["disabled"] is False and component(step, "undo")
+    assert board_edits(h, table) == edits + 1
+    assert "Played this turn: c1-c5" in board(h, table)["embeds"][0]["description"]
+    assert find_component(board(h, table), "end")["disabled"] is False
+
+    step = await ui_action(h, step, ana, stone("e1", "e2"))
+    assert board_edits(h, table) == edits + 2
+    assert option_labels(step, "pick") == ["character d1"]  # two stone moves used
+    step = await ui_action(h, step, ana, character("d1", "e2"))  # the third action ends the turn
+    assert board_edits(h, table) == edits + 3
+    assert "Turn 1 played: c1-c5 e1-e2 *d1-e2" in step["content"]
+    assert components_of(step) == []
+
+    live = await live_of(h, table)
+    assert live.game.to_move == 1 and live.row.version == 3
+    view = live.game.public_view()
+    assert view["characters"][0] == "e2" and view["board"]["c5"]["seat"] == 0
+    turn_lines = [line for line in log_lines(h, table) if "c1-c5" in line]
+    assert turn_lines == [f"Turn 1 · Ana: c1-c5 e1-e2 *d1-e2 Next: {ben.mention}."]
+    description = board(h, table)["embeds"][0]["description"]
+    assert "Turn 2" in description and ben.mention in description and "red" in description
+
+    OUT.mkdir(exist_ok=True)
+    png = h.fake.sent("PATCH", f"/messages/{board(h, table)['id']}")[-1].files[0][1]
+    (OUT / "sensei_cog_turn.png").write_bytes(png)
+
+
+async def test_undo_then_end_turn(harness, players):
+    h = harness
+    ana, ben = players[:2]
+    table = await sensei_table(h, players)
+    start_state, _ = await snapshot(h, table)
+    step = await open_move_menu(h, table, ana)
+    step = await ui_action(h, step, ana, stone("a1", "a4"))
+    assert find_component(board(h, table), "undo")
+    await h.click(ana, step, find_component(step, "undo")["custom_id"])
+    step = refreshed(h, step)
+    assert "Took back a1-a4" in step["content"]
+    assert find_component(step, "end")["disabled"] is True and component(step, "undo") is None
+    state, version = await snapshot(h, table)
+    assert state == start_state and version == 2
+    assert component(board(h, table), "undo") is None
+    assert find_component(board(h, table), "end")["disabled"] is True
+    assert not any("a1-a4" in line for line in log_lines(h, table))  # nothing logged for undo
+
+    # End turn from the board, after one action.
+    step = await ui_action(h, step, ana, stone("g1", "g3"))
+    b = board(h, table)
+    token = await h.click(ana, b, find_component(b, "end")["custom_id"])
+    assert "Turn 1 played: g1-g3" in h.reply_text(token) and h.reply_flags(token)[-1] & 64
+    live = await live_of(h, table)
+    assert live.game.to_move == 1 and live.row.version == 4
+    assert f"Turn 1 · Ana: g1-g3 Next: {ben.mention}." in log_lines(h, table)
+
+
+# == typed turns ===========================================================================
+
+async def test_typed_turn_is_applied_atomically(harness, players):
+    h = harness
+    ana, ben = players[:2]
+    table = await sensei_table(h, players)
+    edits = board_edits(h, table)
+    token = await h.command(ana, "sensei", "move", channel_id=table.thread, notation="b1-b3 *d1-b3")
+    assert "Played: b1-b3 *d1-b3" in h.reply_text(token) and h.reply_flags(token)[-1] & 64
+    live = await live_of(h, table)
+    assert live.row.version == 3  # two moves and the end of the turn
+    assert live.game.to_move == 1 and live.game.public_view()["characters"][0] == "b3"
+    assert len(await h.bot.store.actions(table.id)) == 3
+    assert board_edits(h, table) == edits + 1  # one unit: one board update
+    assert f"Turn 1 · Ana: b1-b3 *d1-b3 Next: {ben.mention}." in log_lines(h, table)
+
+
+async def test_illegal_typed_turn_names_the_first_illegal_action_and_changes_nothing(harness, players):
+    h = harness
+    ana, ben = players[:2]
+    table = await sensei_table(h, players)
+    await h.command(ana, "sensei", "move", channel_id=table.thread, notation="b1-b3")
+    before = await snapshot(h, table)
+    lines = len(log_lines(h, table))
+    edits = board_edits(h, table)
+
+    cases = {
+        "a7-a5 b7-b2": "Action 2 (`b7-b2`): The way from b7 to b2 is not clear.",
+        "a7-b6": "Action 1 (`a7-b6`): Stones move along a row or a column, never diagonally",
+        "a7-a6 b7-b6 c7-c6": "Action 3 (`c7-c6`): You have already moved two stones",
+        "*d7-d1": "Action 1 (`*d7-d1`): The character must land on one of your stones",
+        "a7-a6 zz": "Cannot read `zz`",
+        "a7-a6 a6-a5 *d7-a7 b7-b6": "at most 3 moves",
+    }
+    for typed, expected in cases.items():
+        token = await h.command(ben, "sensei", "move", channel_id=table.thread, notation=typed)
+        assert expected in h.reply_text(token), (typed, h.reply_text(token))
+        assert h.reply_flags(token)[-1] & 64
+        assert await snapshot(h, table) == before
+    token = await h.command(ana, "sensei", "move", channel_id=table.thread, notation="a1-a2")
+    assert "not your turn" in h.reply_text(token)
+    token = await h.command(players[2], "sensei", "move", channel_id=table.thread, notation="a7-a6")
+    assert "no running Sensei game in this channel" in h.reply_text(token)
+    token = await h.command(ben, "sensei", "move", notation="a7-a6")  # the lobby channel
+    assert "no running Sensei game in this channel" in h.reply_text(token)
+    assert await snapshot(h, table) == before
+    assert len(log_lines(h, table)) == lines and board_edits(h, table) == edits
+
+
+async def test_typed_turn_finishes_a_turn_started_with_buttons(harness, players):
+    h = harness
+    ana = players[0]
+    table = await sensei_table(h, players)
+    step = await open_move_menu(h, table, ana)
+    await ui_action(h, step, ana, stone("b1", "b3"))
+    await h.command(ana, "sensei", "move", channel_id=table.thread, notation="*d1-b3 f1-f2")
+    live = await live_of(h, table)
+    assert live.game.to_move == 1 and live.row.version == 3  # the 3rd action ended the turn
+    assert any(line.startswith("Turn 1 · Ana: b1-b3 *d1-b3 f1-f2") for line in log_lines(h, table))
+
+
+# == refused clicks ========================================================================
+
+async def test_stale_outsider_and_out_of_turn_clicks_change_nothing(harness, players):
+    h = harness
+    ana, ben = players[:2]
+    table = await sensei_table(h, players)
+    old_board = json.loads(json.dumps(board(h, table)))
+    old_step = await open_move_menu(h, table, ana)
+    await h.command(ana, "sensei", "move", channel_id=table.thread, notation="a1-a2")
+    before = await snapshot(h, table)
+
+    token = await h.click(ben, old_board, find_component(old_board, "move")["custom_id"])
+    assert "earlier turn" in h.reply_text(token)
+    token = await h.click(ana, old_step, find_component(old_step, "pick")["custom_id"], values=["c1"])
+    assert "earlier turn" in h.reply_text(token)
+    stranger = Member(999, "Stranger")
+    for verb in ("move", "offer", "resign"):
+        token = await h.click(stranger, board(h, table), find_component(board(h, table), verb)["custom_id"])
+        assert "not playing at this table" in h.reply_text(token), verb
+    token = await h.click(ana, board(h, table), find_component(board(h, table), "move")["custom_id"])
+    assert "not your turn" in h.reply_text(token)
+    assert all(flags & 64 for flags in h.reply_flags(token))
+
+    # A destination that was never offered (a forged select value) is refused by the rules.
+    step = await open_move_menu(h, table, ben)
+    await h.click(ben, step, find_component(step, "pick")["custom_id"], values=["a7"])
+    step = refreshed(h, step)
+    token = await h.click(ben, step, find_component(step, "to")["custom_id"], values=["b6"])
+    assert "never diagonally" in h.reply_text(token)
+    token = await h.click(ben, step, find_component(step, "to")["custom_id"], values=["zz"])
+    assert h.reply_text(token).startswith("⚠️")
+    # Ana may not finish Ben's turn with a current but out-of-turn End turn.
+    await h.click(ben, step, find_component(step, "to")["custom_id"], values=["a5"])
+    token = await h.click(ana, board(h, table), find_component(board(h, table), "end")["custom_id"])
+    assert "not your turn" in h.reply_text(token)
+    live = await live_of(h, table)
+    assert live.game.to_move == 1 and live.row.version == before[1] + 1
+
+
+# == the end of a game =====================================================================
+
+async def test_a_game_played_to_the_end_rebuilds_and_offers_a_rematch(harness, players):
+    h = harness
+    table = await sensei_table(h, players, first="random")
+    rng = random.Random(7)
+    for _ in range(60):
+        live = await live_of(h, table)
+        if live.row.status != "playing":
+            break
+        seat = live.game.to_move
+        turn = towards_goal(live.game, rng)
+        player = table.players[seat]
+        if rng.random() < 0.5:
+            await h.command(player, "sensei", "move", channel_id=table.thread,
+                            notation=notation(turn))
+        else:
+            step = await open_move_menu(h, table, player)
+            for action in turn:
+                step = await ui_action(h, step, player, action)
+            if component(step, "end"):
+                await h.click(player, step, find_component(step, "end")["custom_id"])
+    row = await h.bot.store.get_table(table.id)
+    assert row.status == "finished" and row.state["result"]["reason"] == "arrived"
+    rebuilt = await h.bot.tables.rebuild(table.id)
+    assert rebuilt.to_json() == row.state
+    final = board(h, table)
+    assert custom_ids(final) == [f"sensei:{table.id}:rematch"]
+    winner = table.players[row.state["result"]["winners"][0]].name
+    assert "reached the far rank" in final["embeds"][0]["description"]
+    assert winner in final["embeds"][0]["description"]
+    assert any(line.startswith("**Game over.**") and winner in line for line in log_lines(h, table))
+    OUT.mkdir(exist_ok=True)
+    png = h.fake.sent("PATCH", f"/messages/{final['id']}")[-1].files[0][1]
+    (OUT / "sensei_cog_final.png").write_bytes(png)
+
+    await h.click(players[1], final, f"sensei:{table.id}:rematch")
+    lobby = h.fake.channel_messages(CHANNEL_ID)[-1]
+    new = await h.bot.store.get_table(int(find_component(lobby, "start")["custom_id"].split(":")[1]))
+    assert new.rematch_of == table.id and new.options == row.options
+
+
+async def test_barrier_result_names_the_barrier_and_its_touching_stones(harness, players):
+    h = harness
+    ana, ben = players[:2]
+    table = await sensei_table(h, players)
+    live = await live_of(h, table)
+    data = live.game.to_json()
+    wall = ["a4", "b4", "c4", "d4", "e4", "f4", "g4"]
+    data.update(stones=[wall, ["a7", "b5", "d5", "f6"]], characters=["a4", "a7"], active=1)
+    live.game = Sensei.from_json(data)  # a composed position: this test skips the rebuild
+    await h.command(ben, "sensei", "move", channel_id=table.thread, notation="f6-f5")
+    description = board(h, table)["embeds"][0]["description"]
+    assert "Ben (red) wins: Ana (green) built a barrier touched by 3 opposing stones." in description
+    assert "Barrier: a4 b4 c4 d4 e4 f4 g4 — touched by b5 d5 f5." in description
+    stats = await h.bot.store.user_stats((await h.bot.store.get_table(table.id)).guild_id, ana.id)
+    assert stats["sensei"]["loss"] == 1
+
+
+async def test_resign_ends_the_game_with_the_other_player_winning(harness, players):
+    h = harness
+    ana, ben = players[:2]
+    table = await sensei_table(h, players)
+    token = await h.click(ben, board(h, table), find_component(board(h, table), "resign")["custom_id"])
+    confirm = ephemeral_reply(h, token)
+    assert "Your opponent wins" in confirm["content"]
+    await h.click(ben, confirm, find_component(confirm, "resign_ok")["custom_id"])
+    row = await h.bot.store.get_table(table.id)
+    assert row.status == "finished" and row.state["result"]["winners"] == [0]
+    assert "Ben (red) resigned; Ana (green) wins." in board(h, table)["embeds"][0]["description"]
+    assert "Turn 1 · Ben resigned." in log_lines(h, table)
+    stats = await h.bot.store.user_stats(row.guild_id, ana.id)
+    assert stats["sensei"]["win"] == 1
+
+
+async def test_draw_offer_decline_and_agreement(harness, players):
+    h = harness
+    ana, ben = players[:2]
+    table = await sensei_table(h, players)
+    await h.click(ana, board(h, table), find_component(board(h, table), "offer")["custom_id"])
+    b = board(h, table)
+    assert component(b, "offer") is None and component(b, "accept") and component(b, "decline")
+    assert "Ana offers a draw: Ben may accept" in b["embeds"][0]["description"]
+    assert "Turn 1 · Ana offers a draw." in log_lines(h, table)[-1]
+    token = await h.click(ana, b, find_component(b, "accept")["custom_id"])
+    assert "has not offered a draw" in h.reply_text(token)
+    await h.click(ben, b, find_component(b, "decline")["custom_id"])
+    b = board(h, table)
+    assert component(b, "accept") is None and component(b, "offer")
+    assert "Turn 1 · Ben declined the draw." in log_lines(h, table)[-1]
+
+    await h.click(ben, b, find_component(b, "offer")["custom_id"])
+    b = board(h, table)
+    await h.click(ana, b, find_component(b, "accept")["custom_id"])
+    row = await h.bot.store.get_table(table.id)
+    assert row.status == "finished" and row.state["result"]["reason"] == "agreed_draw"
+    assert "Draw by agreement." in board(h, table)["embeds"][0]["description"]
+    assert (await h.bot.store.user_stats(row.guild_id, ben.id))["sensei"]["draw"] == 1
+
+
+async def test_a_partial_turn_survives_a_restart(tmp_path, players):
+    db = tmp_path / "bot.sqlite3"
+    h = await start_bot(db)
+    ana = players[0]
+    table = await sensei_table(h, players)
+    step = await open_move_menu(h, table, ana)
+    step = await ui_action(h, step, ana, stone("a1", "a3"))
+    state = await snapshot(h, table)
+    fake = h.fake
+    await h.bot.close()
+
+    h2 = await start_bot(db, fake)  # a new process: the half-played turn comes back from SQLite
+    try:
+        assert await snapshot(h2, table) == state
+        step = await ui_action(h2, step, ana, stone("b1", "b4"))  # the menu sent before restart
+        await h2.click(ana, step, find_component(step, "end")["custom_id"])
+        live = await live_of(h2, table)
+        assert live.game.to_move == 1 and live.row.version == 3
+        assert (await h2.bot.tables.rebuild(table.id)).to_json() == live.game.to_json()
+        assert any(line.startswith("Turn 1 · Ana: a1-a3 b1-b4") for line in log_lines(h2, table))
+    finally:
+        await h2.bot.close()

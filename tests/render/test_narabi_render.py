@@ -1,0 +1,74 @@
+"""Narabi picture: valid PNGs of sane size, drawn from the public view only."""
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import pytest
+from PIL import Image
+
+from bot.games.narabi import Narabi
+from bot.games.narabi.deck import DECK
+from render.narabi import render
+
+NAMES = ["Ada", "Bartholomew the Magnificent, Keeper of Very Long Names", "Chloé 🌸",
+         "李小龍", "  "]
+CONDITION_IDS = {c["id"] for c in DECK.conditions} - {"white", "dark"}
+
+
+def play(seats: int, seed: int, switches: int | None) -> Narabi:
+    game = Narabi.new(seats, {"advanced": seed % 2 == 0}, seed)
+    rng = random.Random(seed)
+    while not game.finished and (switches is None or game.turn < switches):
+        game.apply(game.to_move, rng.choice(game.legal_actions(game.to_move)))
+    return game
+
+
+def decode(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5])
+@pytest.mark.parametrize("switches", [0, 5, None])
+def test_renders_valid_png_of_sane_size(seats: int, switches: int | None) -> None:
+    game = play(seats, seats * 10 + (switches or 0), switches)
+    view = game.public_view()
+    if switches is not None:
+        assert not view["finished"]
+        # The renderer's whole input while the game runs carries no condition at all.
+        text = json.dumps(view)
+        assert "condition" not in text
+        assert not any(f'"{cond}"' in text for cond in CONDITION_IDS)
+    data = render(view, NAMES[:seats])
+    img = decode(data)
+    assert 800 <= img.width <= 1600 and 600 <= img.height <= 1200
+    assert len(data) < 120_000
+    # Not a blank canvas: the stones and the track add many colours.
+    assert len(img.convert("RGB").getcolors(1 << 16) or []) > 8
+
+
+def test_finished_view_with_solver_figure_renders() -> None:
+    game = play(5, 3, None)
+    view = game.public_view()
+    assert view["finished"] and all("condition" in c for row in view["rows"] for c in row)
+    view["fewest_switches"] = 6
+    assert decode(render(view, NAMES)).size == decode(render(game.public_view(), NAMES)).size
+
+
+def test_missing_names_and_unknown_condition_ids_do_not_break_the_picture() -> None:
+    game = play(4, 1, None)
+    view = game.public_view()
+    view["rows"][0][0]["condition"] = "some_new_card"
+    decode(render(view, []))
+
+
+def test_last_switch_changes_the_picture() -> None:
+    game = play(4, 7, 3)
+    view = game.public_view()
+    assert view["last_switch"] is not None
+    plain = dict(view, last_switch=None)
+    assert render(view, NAMES[:4]) != render(plain, NAMES[:4])
