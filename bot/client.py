@@ -8,7 +8,7 @@ import discord
 from discord.ext import commands
 
 from .config import Settings
-from .i18n import CatalogTranslator
+from .ui.translator import CatalogTranslator
 from .store import Store
 from .tables import TableService
 from .ui.router import Router

@@ -1,4 +1,4 @@
-"""The one translation function, over per-language catalogs.
+"""The one translation function, over per-language catalogs (no Discord here: renderers use it).
 
 Catalogs are flat JSON files ``<locale>.json`` (or ``<locale>.<part>.json``) in ``bot/locales/``
 (runtime text) and in each game cog's ``locales/`` folder. English is complete; another language may cover any subset and
@@ -11,9 +11,6 @@ import logging
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
-
-import discord
-from discord import app_commands
 
 log = logging.getLogger(__name__)
 
@@ -36,11 +33,12 @@ def catalogs() -> dict[str, dict[str, str]]:
     return merged
 
 
-def language_of(locale: str | discord.Locale | None) -> str:
-    """The catalog to use for a Discord locale ('pt-BR' → 'pt-BR' if present, else 'pt', else en)."""
+def language_of(locale: Any) -> str:
+    """The catalog to use for a locale: a code such as 'pt-BR' or a ``discord.Locale``
+    ('pt-BR' → 'pt-BR' if present, else 'pt', else English)."""
     if locale is None:
         return FALLBACK
-    code = locale.value if isinstance(locale, discord.Locale) else str(locale)
+    code = str(getattr(locale, "value", locale))
     known = catalogs()
     if code in known:
         return code
@@ -52,7 +50,7 @@ def has(key: str) -> bool:
     return key in catalogs()[FALLBACK]
 
 
-def t(key: str, locale: str | discord.Locale | None = None, /, **params: Any) -> str:
+def t(key: str, locale: Any = None, /, **params: Any) -> str:
     """The text for ``key`` in ``locale`` (English fallback), with ``params`` filled in."""
     books = catalogs()
     text = books.get(language_of(locale), {}).get(key)
@@ -66,22 +64,3 @@ def t(key: str, locale: str | discord.Locale | None = None, /, **params: Any) ->
     except (KeyError, IndexError, ValueError):
         log.warning("catalog key %s does not fit params %s", key, sorted(params))
         return text
-
-
-def command_text(key: str) -> app_commands.locale_str:
-    """A command name/description: the English text, tagged with its key for the Translator."""
-    return app_commands.locale_str(t(key), key=key)
-
-
-class CatalogTranslator(app_commands.Translator):
-    """Gives Discord the command descriptions in every language that has a catalog entry."""
-
-    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContextTypes) -> str | None:
-        key = string.extras.get("key")
-        if key is None:
-            return None
-        language = language_of(locale)
-        if language == FALLBACK:
-            return None
-        return catalogs()[language].get(key)

@@ -7,7 +7,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import command_text, t
+from bot.i18n import t
+from bot.ui.translator import command_text
 
 if TYPE_CHECKING:
     from bot.client import TabletopBot

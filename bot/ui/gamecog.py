@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING, Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping
 
 import discord
 from discord.ext import commands
@@ -57,8 +57,11 @@ class GameCog(commands.GroupCog):
 
     # == hooks a game fills in =============================================================
 
+    #: the game's board picture: ``renderer(public_view, names) -> PNG bytes``
+    renderer: ClassVar[Callable[..., bytes]]
+
     def render(self, view: dict[str, Any], names: list[str]) -> bytes:
-        raise NotImplementedError
+        return self.renderer(view, names)
 
     def status_text(self, live: LiveTable, locale: str) -> str:
         """One or two lines above the board picture: turn, whose move."""

@@ -10,7 +10,8 @@ from discord import app_commands
 
 from bot.games.narabi import Narabi
 from bot.games.narabi.solver import fewest_switches
-from bot.i18n import command_text, t
+from bot.i18n import t
+from bot.ui.translator import command_text
 from bot.tables import LiveTable, Outcome, TableError
 from bot.ui.gamecog import MENTION_USERS, NO_MENTIONS, GameCog
 from bot.ui.replies import ephemeral
@@ -24,6 +25,7 @@ COLOUR_MARK = {"white": "⚪", "dark": "⚫"}
 
 class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cmd.narabi.description")):
     game_key = "narabi"
+    renderer = staticmethod(render_board)
     private_button = "narabi.button.mine"
 
     # == commands ==========================================================================
@@ -39,9 +41,6 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         await interaction.response.send_message(t("narabi.rules", interaction.locale), ephemeral=True)
 
     # == how things read ===================================================================
-
-    def render(self, view: dict[str, Any], names: list[str]) -> bytes:
-        return render_board(view, names)
 
     def options_text(self, options: Mapping[str, Any], locale: str) -> str:
         key = "narabi.option.advanced_on" if options.get("advanced") else "narabi.option.advanced_off"

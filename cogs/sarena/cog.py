@@ -15,7 +15,8 @@ from bot.games import IllegalAction
 from bot.games.sarena import Sarena, parse_move
 from bot.games.sarena.board import SIZE, SQUARE_INDEX
 from bot.games.sarena.chips import COLOURS
-from bot.i18n import command_text, t
+from bot.i18n import t
+from bot.ui.translator import command_text
 from bot.tables import LiveTable, Outcome, TableError
 from bot.ui.gamecog import GameCog
 from bot.ui.replies import ephemeral, refuse
@@ -44,6 +45,7 @@ def _step(src: str, dst: str) -> tuple[int, int]:
 
 class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cmd.sarena.description")):
     game_key = "sarena"
+    renderer = staticmethod(render_board)
     private_button = "sarena.button.mine"
 
     # == commands ==========================================================================
@@ -76,9 +78,6 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
         await interaction.response.send_message(t("sarena.rules", interaction.locale), ephemeral=True)
 
     # == how things read ===================================================================
-
-    def render(self, view: dict[str, Any], names: list[str]) -> bytes:
-        return render_board(view, names)
 
     def options_text(self, options: Mapping[str, Any], locale: str) -> str:
         return t("sarena.option.fair_on" if options.get("fair") else "sarena.option.fair_off", locale)

@@ -8,10 +8,12 @@ from discord import app_commands
 
 from bot.games import IllegalAction
 from bot.games.sensei import Sensei, check_turn, format_turn, parse_turn
-from bot.i18n import command_text, t
+from bot.i18n import t
+from bot.ui.translator import command_text
 from bot.tables import LiveTable, Outcome, TableError
 from bot.ui.gamecog import GameCog
 from bot.ui.replies import ephemeral, error_text, refuse
+from render.sensei import render as render_board
 from bot.ui.routing import Route, button, select, view_of
 
 #: the select value standing for the character in the "what moves" step (squares are a1…g7)
@@ -39,6 +41,7 @@ OPTION_DESCRIPTIONS = dict(version=command_text("cmd.sensei.version"),
 
 class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cmd.sensei.description")):
     game_key = "sensei"
+    renderer = staticmethod(render_board)
 
     # == commands ==========================================================================
 
@@ -113,10 +116,6 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         return reason
 
     # == how things read ===================================================================
-
-    def render(self, view: dict[str, Any], names: list[str]) -> bytes:
-        from render.sensei import render as render_board
-        return render_board(view, names)
 
     def options_text(self, options: Mapping[str, Any], locale: str) -> str:
         return "\n".join(

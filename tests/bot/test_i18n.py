@@ -8,7 +8,8 @@ import pytest
 from discord import app_commands
 
 from bot import i18n
-from bot.i18n import CatalogTranslator, catalogs, language_of, t
+from bot.i18n import catalogs, language_of, t
+from bot.ui.translator import CatalogTranslator
 
 
 def test_english_catalog_is_complete_and_formats():

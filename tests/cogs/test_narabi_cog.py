@@ -1,0 +1,212 @@
+"""Narabi through Discord: switching, private cards, asking, advanced mode, the reveal, leaks."""
+from __future__ import annotations
+
+import json
+import logging
+import random
+import re
+
+import pytest
+
+from bot.games.narabi import Narabi
+from bot.i18n import catalogs
+from bot.testing.fake_discord import CHANNEL_ID, components_of, find_component
+from tests.helpers import board, ephemeral_reply, narabi_switch, open_lobby, start_table
+
+CONDITION_TEXTS = {k: v for k, v in catalogs()["en"].items() if k.startswith("narabi.condition.")}
+
+
+@pytest.fixture(autouse=True)
+def no_missing_text(caplog):
+    yield
+    missing = [r.getMessage() for r in caplog.records if "catalog key" in r.getMessage()]
+    assert not missing, missing
+
+
+async def test_private_cards_by_button_and_dm(harness, players):
+    h = harness
+    table = await start_table(h, "narabi", players[:4])
+    live = await h.bot.tables.get(table.id)
+    for seat, player in enumerate(table.players):
+        dms = h.fake.dms_to(player.id)
+        assert len(dms) == 1
+        for card in live.game.private_view(seat)["cards"]:
+            assert CONDITION_TEXTS[f"narabi.condition.{card['condition']}"] in dms[0]["content"]
+    token = await h.click(players[2], board(h, table), find_component(board(h, table), "mine")["custom_id"])
+    assert h.reply_flags(token) == [64]
+    mine = live.game.private_view(2)["cards"]
+    for card in mine:
+        assert CONDITION_TEXTS[f"narabi.condition.{card['condition']}"] in h.reply_text(token)
+    # after a switch both players involved hear about the card they received
+    action = await narabi_switch(h, table, random.Random(8))
+    mover, target_seat = live.game.public_view()["last_switch"]["seat"], \
+        live.game.public_view()["last_switch"]["target_seat"]
+    for seat, received in ((mover, action["target"]), (target_seat, action["card"])):
+        dms = h.fake.dms_to(table.players[seat].id)
+        assert len(dms) == 2 and "you now hold" in dms[-1]["content"]
+    third = next(s for s in range(4) if s not in (mover, target_seat))
+    assert len(h.fake.dms_to(table.players[third].id)) == 1
+
+
+async def test_only_legal_targets_are_offered(harness, players):
+    h = harness
+    table = await start_table(h, "narabi", players[:5])
+    live = await h.bot.tables.get(table.id)
+    seat = live.game.to_move
+    player = table.players[seat]
+    token = await h.click(player, board(h, table), find_component(board(h, table), "switch")["custom_id"])
+    step = ephemeral_reply(h, token)
+    legal = live.game.legal_actions(seat)
+    card = legal[0]["card"]
+    await h.click(player, step, find_component(step, "pick")["custom_id"], values=[str(card)])
+    step = h.fake.messages[int(step["id"])]
+    offered = {int(o["value"]) for o in find_component(step, "target")["options"]}
+    assert offered == {a["target"] for a in legal if a["card"] == card}
+
+
+async def test_asking_flow(harness, players):
+    h = harness
+    table = await start_table(h, "narabi", players[:3])
+    live = await h.bot.tables.get(table.id)
+    asker, asked, other = table.players[0], table.players[1], table.players[2]
+    token = await h.click(asker, board(h, table), find_component(board(h, table), "ask")["custom_id"])
+    step = ephemeral_reply(h, token)
+    rows = live.game.public_view()["rows"]
+    card, with_card = rows[1][0]["id"], rows[2][0]["id"]
+    await h.click(asker, step, find_component(step, "askcard")["custom_id"], values=[str(card)])
+    step = h.fake.messages[int(step["id"])]
+    values = {int(o["value"]) for o in find_component(step, "askwith")["options"]}
+    assert card not in values and with_card in values
+    await h.click(asker, step, find_component(step, "askwith")["custom_id"], values=[str(with_card)])
+    question = h.fake.channel_messages(table.thread)[-1]
+    assert "asks <@%d>" % asked.id in question["content"]
+    yes = find_component(question, "answer")["custom_id"]
+    token = await h.click(other, question, yes)
+    assert "Only the player asked" in h.reply_text(token)
+    await h.click(asked, question, yes)
+    question = h.fake.messages[int(question["id"])]
+    assert "**Yes**" in question["content"] and question["components"] == []
+    assert live.row.version == 0  # talking is not a move
+
+
+async def test_advanced_mode_no_asking_no_undo(harness, players):
+    h = harness
+    lobby = await open_lobby(h, "narabi", players[0], advanced=True)
+    assert "Advanced mode: **on**" in json.dumps(lobby["embeds"], ensure_ascii=False)
+    await h.click(players[0], lobby, find_component(lobby, "cancel")["custom_id"])
+    table = await start_table(h, "narabi", players[:3], advanced=True)
+    verbs = [c["custom_id"].split(":")[2] for c in components_of(board(h, table))]
+    assert "ask" not in verbs and "switch" in verbs
+    live = await h.bot.tables.get(table.id)
+    forged = f"narabi:{table.id}:ask:0"
+    msg = h.fake._message(table.thread, {"content": "", "components": [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "x", "custom_id": forged}]}]}, [])
+    token = await h.click(table.players[0], msg, forged)
+    assert "Asking is off" in h.reply_text(token)
+    # find a deal where the player after the mover could undo the switch, then try it
+    rng = random.Random(9)
+    for _ in range(40):
+        if live.game.result() is not None:
+            break
+        last = live.game.public_view()["last_switch"]
+        if last is not None:
+            seat = live.game.to_move
+            undo = [a for a in live.game.legal_actions(seat)]  # legal ones exclude the undo
+            mine = {c["id"] for c in live.game.private_view(seat)["cards"]}
+            if last["target_seat"] == seat and last["card"] in mine:
+                custom_id = f"narabi:{table.id}:confirm:{live.row.version}.{last['card']}.{last['target']}"
+                assert {"type": "switch", "card": last["card"], "target": last["target"]} not in undo
+                msg = h.fake._message(table.thread, {"content": "", "flags": 64, "components": [
+                    {"type": 1, "components": [{"type": 2, "style": 3, "label": "ok",
+                                               "custom_id": custom_id}]}]}, [], flags=64)
+                version = live.row.version
+                token = await h.click(table.players[seat], msg, custom_id)
+                assert live.row.version == version
+                text = h.reply_text(token)
+                assert "undo the previous switch" in text or "condition" in text
+                if "undo the previous switch" in text:
+                    return
+        await narabi_switch(h, table, rng)
+    raise AssertionError("no undo opportunity arose in 40 turns of this deal")
+
+
+async def test_end_reveals_every_condition_and_best_solution(harness, players):
+    h = harness
+    table = await start_table(h, "narabi", players[:3])
+    rng = random.Random(10)
+    while await narabi_switch(h, table, rng) is not None:
+        pass
+    live = await h.bot.tables.get(table.id)
+    thread = [m["content"] for m in h.fake.channel_messages(table.thread)]
+    over = next(c for c in thread if c.startswith("**Game over.**"))
+    for row in live.game.public_view()["rows"]:
+        for card in row:
+            assert CONDITION_TEXTS[f"narabi.condition.{card['condition']}"] in over
+    assert any("could have been solved" in c or "no solution was found" in c for c in thread)
+
+
+def _public_strings(h) -> list[str]:
+    out = []
+    for m in h.fake.public_messages():
+        out.append(m["content"])
+        out.append(json.dumps(m["embeds"], ensure_ascii=False))
+        for c in components_of(m):
+            out.append(json.dumps(c, ensure_ascii=False))
+        out.extend(a["filename"] for a in m["attachments"])
+    return out
+
+
+def _contains_condition_key(view) -> bool:
+    if isinstance(view, dict):
+        return "condition" in view or any(_contains_condition_key(v) for v in view.values())
+    if isinstance(view, list):
+        return any(_contains_condition_key(v) for v in view)
+    return False
+
+
+@pytest.mark.parametrize("seats, advanced, seed", [(3, False, 1), (4, True, 2), (5, False, 3),
+                                                   (5, True, 4), (4, False, 5)])
+async def test_no_condition_reaches_a_public_surface(harness, players, caplog, seats, advanced, seed):
+    caplog.set_level(logging.DEBUG)
+    h = harness
+    cog = h.bot.get_cog("NarabiCog")
+    render_inputs = []
+    original = cog.render
+
+    def spy(view, names):
+        render_inputs.append(json.loads(json.dumps(view)))
+        return original(view, names)
+
+    cog.render = spy
+    table = await start_table(h, "narabi", players[:seats], advanced=advanced)
+    live = await h.bot.tables.get(table.id)
+    rng = random.Random(seed)
+    texts = list(CONDITION_TEXTS.values())
+    while live.game.result() is None:
+        for s in _public_strings(h):
+            for text in texts:
+                assert text not in s
+        for m in h.fake.messages.values():  # ephemeral and DMs too: custom_ids are readable
+            for c in components_of(m):
+                assert re.fullmatch(r"narabi:\d+:[a-z_]+(:[0-9.]+)?", c.get("custom_id", "")), c
+        assert not any(_contains_condition_key(v) for v in render_inputs)
+        for record in caplog.records:
+            assert not any(text in record.getMessage() for text in texts)
+        if await narabi_switch(h, table, rng) is None:
+            break
+        # a question now and then, answered, to cover asking's public messages
+        if not advanced and rng.random() < 0.3 and live.game.result() is None:
+            b = board(h, table)
+            token = await h.click(table.players[0], b, find_component(b, "ask")["custom_id"])
+            step = ephemeral_reply(h, token)
+            opts = find_component(step, "askcard")["options"]
+            await h.click(table.players[0], step, find_component(step, "askcard")["custom_id"],
+                          values=[rng.choice(opts)["value"]])
+            step = h.fake.messages[int(step["id"])]
+            opts = find_component(step, "askwith")["options"]
+            await h.click(table.players[0], step, find_component(step, "askwith")["custom_id"],
+                          values=[rng.choice(opts)["value"]])
+    assert render_inputs, "the board was rendered"
+    assert live.game.result() is not None
+    # once over, the reveal is public on purpose
+    assert _contains_condition_key(render_inputs[-1])
