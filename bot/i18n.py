@@ -16,7 +16,8 @@ log = logging.getLogger(__name__)
 
 FALLBACK = "en"
 _ROOT = Path(__file__).resolve().parent.parent
-CATALOG_DIRS = (_ROOT / "bot" / "locales", *sorted((_ROOT / "cogs").glob("*/locales")))
+CATALOG_DIRS = (_ROOT / "bot" / "locales", *sorted((_ROOT / "cogs").glob("*/locales")),
+                _ROOT / "render" / "locales")
 
 
 @lru_cache(maxsize=1)

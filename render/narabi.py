@@ -1,6 +1,8 @@
 """Narabi table picture: the ring of stones around an oval, whose turn it is, the turn track and
 the last switch. Input is the PUBLIC view only, so nothing secret can reach the picture.
 
+Every word comes from the catalogs through ``bot.i18n.t`` in the table's locale.
+
 Cards sit on one oval, seat after seat clockwise, so the picture reads exactly like the ring the
 players must order. Everything that depends only on the seat count or on a stone's face is drawn
 once and cached; a call pastes cached pieces and draws a few highlights.
@@ -12,6 +14,8 @@ from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
+
+from bot.i18n import has, t
 
 from .fonts import font
 from .png import to_png
@@ -39,16 +43,13 @@ LOSS = (255, 110, 100)
 TRACK_TOP = 780
 TRACK_CELL, TRACK_GAP = 40, 6
 
-# Short card-foot labels for the reveal after the game; the id is shown for anything unknown.
-CONDITION_LABELS = {
-    "white": "white", "dark": "dark", "even": "even", "odd": "odd", "higher": "higher",
-    "lower": "lower", "left": "left", "right": "right", "left2": "left 2", "right2": "right 2",
-    "locked": "locked", "mid": "2–6", "high3": "≥ 3", "low4": "≤ 4", "free": "any",
-}
-REASON_LABELS = {
-    "solved": "SOLVED", "out_of_turns": "OUT OF TURNS", "no_legal_switch": "NO LEGAL SWITCH",
-    "abandoned": "ABANDONED",
-}
+
+
+def _word(group: str, ident: str, locale: str, default: str) -> str:
+    """Catalog text for an id from the game data (condition, reason, rating); ``default`` for an
+    id the catalog does not know yet, so new deck data never shows a raw key."""
+    key = f"render.narabi.{group}.{ident}"
+    return t(key, locale) if has(key) else default
 
 
 # ----------------------------------------------------------------------------- geometry
@@ -181,16 +182,16 @@ def _has_glyph(ch: str) -> bool:
     return ch.isspace() or bytes(font(26, True).getmask(ch)) != _missing_glyph()
 
 
-def _printable(name: str, seat: int) -> str:
+def _printable(name: str, seat: int, locale: str) -> str:
     # The bundled font has no emoji or CJK; dropping them beats drawing empty boxes.
     kept = "".join(ch for ch in name if _has_glyph(ch))
-    return " ".join(kept.split()) or f"Player {seat + 1}"
+    return " ".join(kept.split()) or t("render.narabi.player", locale, number=seat + 1)
 
 
 @lru_cache(maxsize=256)
-def _pill(name: str, seat: int, active: bool) -> Image.Image:
+def _pill(name: str, seat: int, active: bool, locale: str = "en") -> Image.Image:
     size = 26
-    text = _truncate(_printable(name, seat), 210, size)
+    text = _truncate(_printable(name, seat, locale), 210, size)
     face = font(size, True)
     width = int(face.getlength(text)) + 30
     img = Image.new("RGBA", (width, 44), (0, 0, 0, 0))
@@ -221,7 +222,7 @@ def _edge_point(centre: tuple[int, int], towards: tuple[int, int]) -> tuple[floa
     return centre[0] + dx * scale, centre[1] + dy * scale
 
 
-def _centre_text(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _centre_text(draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str) -> None:
     turn, limit = view.get("turn", 0), view.get("max_turns", 24)
     result = view.get("result")
     # A backing panel keeps the numbers readable over the last switch's arrow.
@@ -230,24 +231,28 @@ def _centre_text(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         reason = result.get("reason", "")
         won = bool(result.get("winners"))
         colour = WIN if won else LOSS
-        draw.text((CX, CY - 70), REASON_LABELS.get(reason, reason.upper()), font=font(40, True),
-                  fill=colour, anchor="mm")
+        draw.text((CX, CY - 70), _word("reason", reason, locale, reason.upper()),
+                  font=font(40, True), fill=colour, anchor="mm")
         draw.text((CX, CY), f"{turn} / {limit}", font=font(64, True), fill=TEXT, anchor="mm")
-        rating = str(result.get("details", {}).get("rating", "")).replace("_", " ").upper()
+        rating = str(result.get("details", {}).get("rating", ""))
+        rating = _word("rating", rating, locale, rating.replace("_", " ").upper())
         draw.text((CX, CY + 64), rating, font=font(34, True), fill=colour, anchor="mm")
         best = view.get("fewest_switches")
         if isinstance(best, int):
-            draw.text((CX, CY + 108), f"best possible: {best}", font=font(24, True), fill=MUTED,
-                      anchor="mm")
+            draw.text((CX, CY + 108), t("render.narabi.best_possible", locale, best=best),
+                      font=font(24, True), fill=MUTED, anchor="mm")
         return
     draw.rounded_rectangle((CX - 170, CY - 92, CX + 170, CY + 92), 28, fill=PANEL)
-    draw.text((CX, CY - 58), "SWITCHES", font=font(26, True), fill=MUTED, anchor="mm")
+    draw.text((CX, CY - 58), t("render.narabi.switches", locale), font=font(26, True),
+              fill=MUTED, anchor="mm")
     draw.text((CX, CY + 4), f"{turn} / {limit}", font=font(72, True), fill=TEXT, anchor="mm")
     if view.get("advanced"):
-        draw.text((CX, CY + 66), "ADVANCED", font=font(22, True), fill=MUTED, anchor="mm")
+        draw.text((CX, CY + 66), t("render.narabi.advanced", locale), font=font(22, True),
+                  fill=MUTED, anchor="mm")
 
 
-def render(view: dict[str, Any], names: list[str]) -> bytes:
+def render(view: dict[str, Any], names: list[str], locale: str = "en") -> bytes:
+    """PNG of the public ``view`` with the players' display names, words in ``locale``."""
     seats = int(view["seats"])
     rows = view["rows"]
     per_seat = max(len(r) for r in rows)
@@ -270,7 +275,7 @@ def render(view: dict[str, Any], names: list[str]) -> bytes:
         _arrow_head(draw, start, end)
         _arrow_head(draw, end, start)
 
-    _centre_text(draw, view)
+    _centre_text(draw, view, locale)
 
     for seat, row in enumerate(rows):
         for k, card in enumerate(row):
@@ -281,7 +286,8 @@ def render(view: dict[str, Any], names: list[str]) -> bytes:
                                        RADIUS + 8, fill=ACTIVE)
             label = None
             if finished and card.get("condition"):
-                label = CONDITION_LABELS.get(card["condition"], str(card["condition"]))
+                label = _word("condition", str(card["condition"]), locale,
+                              str(card["condition"]))
             face = _card(card.get("number"), card.get("colour", "white"), label)
             img.paste(face, (x - CARD_W // 2, y - CARD_H // 2), face)
     for x, y in moved:
@@ -290,8 +296,9 @@ def render(view: dict[str, Any], names: list[str]) -> bytes:
                                RADIUS + 4, outline=SWITCH, width=6)
 
     for seat in range(seats):
-        name = names[seat] if seat < len(names) else f"Seat {seat + 1}"
-        pill = _pill(name, seat, seat == to_move)
+        name = (names[seat] if seat < len(names)
+                else t("render.narabi.seat", locale, number=seat + 1))
+        pill = _pill(name, seat, seat == to_move, locale)
         x, y = _layout_pill(anchors[seat], inward[seat], pill.size)
         img.paste(pill, (x, y), pill)
 
@@ -312,7 +319,9 @@ def render(view: dict[str, Any], names: list[str]) -> bytes:
 
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
-    """A palette covering every colour the picture uses, anti-aliased edges included."""
+    """A palette covering every colour the picture uses, anti-aliased edges included.
+
+    The sample texts below only collect ink colours and are never shown, so they stay literal."""
     sample = _base().copy()
     draw = ImageDraw.Draw(sample)
     x = 10

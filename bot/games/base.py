@@ -6,9 +6,22 @@ they can be stored, logged and replayed without the rules module.
 """
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping
+
+
+def rng_to_json(rng: random.Random) -> list[Any]:
+    """A Random's full state as JSON-able lists, so a restored game draws the same numbers."""
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def rng_from_json(data: list[Any]) -> random.Random:
+    rng = random.Random()
+    rng.setstate((data[0], tuple(data[1]), data[2]))
+    return rng
 
 
 class IllegalAction(Exception):

@@ -158,6 +158,15 @@ class GameCog(commands.GroupCog):
             raise TableError("no_table_here", game=t(f"{self.game_key}.name", interaction.locale))
         return mine[0]
 
+    async def show_step(self, interaction: discord.Interaction, content: str,
+                        view: discord.ui.View | None) -> None:
+        """Step through a private flow: replace the ephemeral message clicked, or open one."""
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            await interaction.response.edit_message(content=content, view=view)
+        else:
+            await ephemeral(interaction, content, view=view)
+
     @staticmethod
     def version_of(route_: Route) -> int:
         try:

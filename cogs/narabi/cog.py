@@ -14,7 +14,6 @@ from bot.i18n import t
 from bot.ui.translator import command_text
 from bot.tables import LiveTable, Outcome, TableError
 from bot.ui.gamecog import MENTION_USERS, NO_MENTIONS, GameCog
-from bot.ui.replies import ephemeral
 from bot.ui.routing import Route, button, select, view_of
 from render.narabi import render as render_board
 
@@ -155,15 +154,6 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
             raise TableError("stale")
         return live, live.game, seat  # type: ignore[return-value]
 
-    async def _show(self, interaction: discord.Interaction, content: str,
-                    view: discord.ui.View | None) -> None:
-        """Step through a private flow: replace the ephemeral message, or open one."""
-        message = interaction.message
-        if message is not None and message.flags.ephemeral:
-            await interaction.response.edit_message(content=content, view=view)
-        else:
-            await ephemeral(interaction, content, view=view)
-
     def _options(self, game: Narabi, ids: list[int], locale: str, owner_of: dict[int, int],
                  live: LiveTable, me: int) -> list[discord.SelectOption]:
         options = []
@@ -197,7 +187,7 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
             options.append(discord.SelectOption(
                 label=(self.stone(card, locale) + note)[:100], value=str(card["id"]),
                 description=self.condition(card["condition"], locale)[:100]))
-        await self._show(interaction, t("narabi.switch.pick", locale), view_of(
+        await self.show_step(interaction, t("narabi.switch.pick", locale), view_of(
             select(self.cid(live.id, "pick", live.row.version), options,
                    placeholder=t("narabi.switch.pick_placeholder", locale))))
 
@@ -216,11 +206,11 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         header = t("narabi.switch.chosen", locale, stone=self.stone(mine[card], locale),
                    condition=self.condition(mine[card]["condition"], locale))
         if not targets:
-            await self._show(interaction, header + "\n" + t("narabi.switch.no_target", locale),
+            await self.show_step(interaction, header + "\n" + t("narabi.switch.no_target", locale),
                              view_of(back))
             return
         options = self._options(game, targets, locale, self._owners(game), live, seat)
-        await self._show(interaction, header + "\n" + t("narabi.switch.target", locale), view_of(
+        await self.show_step(interaction, header + "\n" + t("narabi.switch.target", locale), view_of(
             select(self.cid(live.id, "target", live.row.version, card), options,
                    placeholder=t("narabi.switch.target_placeholder", locale)), back))
 
@@ -238,7 +228,7 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         text = t("narabi.switch.confirm", locale, card=self.stone_of(game, card, locale),
                  player=discord.utils.escape_markdown(live.row.seats[owners[target]].name),
                  target=self.stone_of(game, target, locale))
-        await self._show(interaction, text, view_of(
+        await self.show_step(interaction, text, view_of(
             button(self.cid(live.id, "confirm", live.row.version, card, target),
                    t("button.confirm", locale), style=discord.ButtonStyle.success),
             button(self.cid(live.id, "switch", live.row.version), t("button.back", locale))))
@@ -252,7 +242,7 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         event = outcome.events[0]
         locale = str(interaction.locale)
         done = t("narabi.switch.done", locale, turn=event["turn"])
-        await self._show(interaction, done, None)
+        await self.show_step(interaction, done, None)
         await self.publish(outcome)
 
     # -- asking ----------------------------------------------------------------------------
@@ -271,7 +261,7 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         owners = self._owners(game)
         theirs = [c for c, s in owners.items() if s != seat]
         options = self._options(game, theirs, locale, owners, live, seat)
-        await self._show(interaction, t("narabi.ask.pick", locale), view_of(
+        await self.show_step(interaction, t("narabi.ask.pick", locale), view_of(
             select(self.cid(live.id, "askcard", live.row.version), options,
                    placeholder=t("narabi.ask.pick_placeholder", locale))))
 
@@ -291,7 +281,7 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         options = self._options(game, others, locale, owners, live, seat)
         text = t("narabi.ask.with", locale, player=self.name(live, asked),
                  stone=self.stone_of(game, card, locale))
-        await self._show(interaction, text, view_of(
+        await self.show_step(interaction, text, view_of(
             select(self.cid(live.id, "askwith", live.row.version, card), options,
                    placeholder=t("narabi.ask.with_placeholder", locale)),
             button(self.cid(live.id, "ask", live.row.version), t("button.back", locale))))
@@ -310,7 +300,7 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         question = {"card": card, "other": other}
         qid = await self.bot.store.add_question(live.id, game.public_view()["turn"], seat, asked,
                                                 question)
-        await self._show(interaction, t("narabi.ask.sent", str(interaction.locale)), None)
+        await self.show_step(interaction, t("narabi.ask.sent", str(interaction.locale)), None)
         locale = live.row.locale
         text = self._question_text(live, game, seat, asked, card, other, locale)
         await self.channel(live.row.game_channel_id).send(text, view=view_of(

@@ -175,15 +175,6 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
             raise TableError("not_your_turn")
         return live, live.game  # type: ignore[return-value]
 
-    async def _show(self, interaction: discord.Interaction, content: str,
-                    view: discord.ui.View | None) -> None:
-        """Step through the private flow: replace the ephemeral message, or open one."""
-        message = interaction.message
-        if message is not None and message.flags.ephemeral:
-            await interaction.response.edit_message(content=content, view=view)
-        else:
-            await ephemeral(interaction, content, view=view)
-
     @staticmethod
     def _targets(view: Mapping[str, Any], square: str) -> list[str]:
         targets = [m.split("-")[1] for m in view["legal"] if m.split("-")[0] == square]
@@ -224,7 +215,7 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
                           [self._pile_option(view, s, locale) for s in squares],
                           placeholder=placeholder)
                    for part, squares, placeholder in groups]
-        await self._show(interaction, t("sarena.move.pick", locale, move=view["move"]),
+        await self.show_step(interaction, t("sarena.move.pick", locale, move=view["move"]),
                          view_of(*selects))
 
     async def _pile(self, interaction: discord.Interaction, route_: Route) -> None:
@@ -255,7 +246,7 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
         back = button(self.cid(live.id, "move", version), t("button.back", locale))
         text = t("sarena.move.where", locale, square=square, height=circle["height"],
                  top=self.colour(circle["top"], locale))
-        await self._show(interaction, text, view_of(*buttons, back))
+        await self.show_step(interaction, text, view_of(*buttons, back))
 
     async def _go(self, interaction: discord.Interaction, route_: Route) -> None:
         args = route_.args()
@@ -266,7 +257,7 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
         outcome = await self.perform(interaction, route_.table, action, version)
         if outcome is None:
             return
-        await self._show(interaction, self._done_text(outcome, str(interaction.locale)), None)
+        await self.show_step(interaction, self._done_text(outcome, str(interaction.locale)), None)
         await self.publish(outcome)
 
     def _done_text(self, outcome: Outcome, locale: str) -> str:

@@ -243,15 +243,6 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
             raise TableError("not_your_turn")
         return live, game, seat
 
-    async def _show(self, interaction: discord.Interaction, content: str,
-                    view: discord.ui.View | None) -> None:
-        """Step through the turn privately: replace the ephemeral message, or open one."""
-        message = interaction.message
-        if message is not None and message.flags.ephemeral:
-            await interaction.response.edit_message(content=content, view=view)
-        else:
-            await ephemeral(interaction, content, view=view)
-
     def _step(self, live: LiveTable, game: Sensei, seat: int, locale: str
               ) -> tuple[str, discord.ui.View | None]:
         """What the player to move sees next: what is done, what is left, what can move."""
@@ -292,7 +283,7 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         if found is None:
             return
         live, game, seat = found
-        await self._show(interaction, *self._step(live, game, seat, str(interaction.locale)))
+        await self.show_step(interaction, *self._step(live, game, seat, str(interaction.locale)))
 
     async def _pick(self, interaction: discord.Interaction, route_: Route) -> None:
         found = await self._my_turn(interaction, route_)
@@ -313,7 +304,7 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
             # Only a forged value or a position changed under an old menu gets here.
             raise TableError("stale")
         options = [discord.SelectOption(label=square, value=square) for square in targets]
-        await self._show(interaction, text, view_of(
+        await self.show_step(interaction, text, view_of(
             select(self.cid(live.id, "to", live.row.version, kind, frm), options,
                    placeholder=t("sensei.step.to_placeholder", locale)),
             button(self.cid(live.id, "move", live.row.version), t("button.back", locale))))
@@ -355,7 +346,7 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         if game.to_move == seat:
             text, view = self._step(live, game, seat, locale)
             lines.append(text)
-        await self._show(interaction, "\n".join(lines), view)
+        await self.show_step(interaction, "\n".join(lines), view)
         await self.publish(outcome)
 
     async def _draw_verb(self, interaction: discord.Interaction, route_: Route, action: str,

@@ -1,14 +1,12 @@
 """The runtime end to end through real discord.py objects and a recorded fake HTTP layer."""
 from __future__ import annotations
 
-import asyncio
 import json
-import logging
 import random
 
 import pytest
 
-from bot.testing.fake_discord import CHANNEL_ID, Member, find_component, snowflake
+from bot.testing.fake_discord import CHANNEL_ID, Member, find_component
 from tests.conftest import start_bot
 from tests.helpers import (board, custom_ids, ephemeral_reply, narabi_switch, open_lobby,
                            start_table)

@@ -8,9 +8,8 @@ import re
 
 import pytest
 
-from bot.games.narabi import Narabi
 from bot.i18n import catalogs
-from bot.testing.fake_discord import CHANNEL_ID, components_of, find_component
+from bot.testing.fake_discord import components_of, find_component
 from tests.helpers import board, ephemeral_reply, narabi_switch, open_lobby, start_table
 
 CONDITION_TEXTS = {k: v for k, v in catalogs()["en"].items() if k.startswith("narabi.condition.")}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar, Mapping
 
-from ..base import Game, IllegalAction, OptionSpec, Result
+from ..base import Game, IllegalAction, OptionSpec, Result, rng_from_json, rng_to_json
 from .conditions import allows
 from .deck import DECK, Deck
 from .ring import is_solved
@@ -18,17 +18,6 @@ from .ring import is_solved
 STATE_VERSION = 1
 # Redealing stops somewhere: a deck edit that makes every deal unplayable must not hang.
 MAX_DEALS = 1000
-
-
-def _rng_to_json(rng: random.Random) -> list[Any]:
-    version, internal, gauss = rng.getstate()
-    return [version, list(internal), gauss]
-
-
-def _rng_from_json(data: list[Any]) -> random.Random:
-    rng = random.Random()
-    rng.setstate((data[0], tuple(data[1]), data[2]))
-    return rng
 
 
 class Narabi(Game):
@@ -293,7 +282,7 @@ class Narabi(Game):
             "seats": self.seats,
             "advanced": self.advanced,
             "seed": self.seed,
-            "rng": _rng_to_json(self.rng),
+            "rng": rng_to_json(self.rng),
             "cards": [{"id": i, "number": d["number"], "colour": d["colour"],
                        "condition": dict(d["condition"])} for i, d in sorted(self.cards.items())],
             "rows": [list(r) for r in self.rows],
@@ -316,7 +305,7 @@ class Narabi(Game):
         game.seats = int(data["seats"])
         game.advanced = bool(data["advanced"])
         game.seed = data["seed"]
-        game.rng = _rng_from_json(data["rng"])
+        game.rng = rng_from_json(data["rng"])
         game.cards = {int(c["id"]): {"number": c["number"], "colour": c["colour"],
                                      "condition": dict(c["condition"])} for c in data["cards"]}
         game.rows = [list(r) for r in data["rows"]]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar, Mapping
 
-from ..base import Game, IllegalAction, OptionSpec, Result
+from ..base import Game, IllegalAction, OptionSpec, Result, rng_from_json, rng_to_json
 from .board import ARROW, CIRCLES, EDGE_ID, EDGES, NEIGHBOURS, SQUARE_NAMES, parse_square
 from .chips import COLOURS, DOWN, DOWN_SEEN, MAX_HEIGHT, UP, UP_SEEN, pile_chips
 from .position import Position
@@ -12,17 +12,6 @@ from .scoring import final_result
 from .setup import deal
 
 STATE_VERSION = 1
-
-
-def _rng_state(rng: random.Random) -> list[Any]:
-    version, internal, gauss = rng.getstate()
-    return [version, list(internal), gauss]
-
-
-def _rng_from(state: list[Any]) -> random.Random:
-    rng = random.Random()
-    rng.setstate((state[0], tuple(state[1]), state[2]))
-    return rng
 
 
 class Sarena(Game):
@@ -228,7 +217,7 @@ class Sarena(Game):
             "seats": self.seats,
             "options": dict(self.options),
             "seed": self.seed,
-            "rng": _rng_state(self._rng),
+            "rng": rng_to_json(self._rng),
             "colours": list(self._colours),
             "active": list(self._active),
             "piles": list(self._position.piles),
@@ -245,7 +234,7 @@ class Sarena(Game):
             raise ValueError(f"sarena: unsupported state version {data.get('version')!r}")
         result = data["result"]
         return cls(seats=data["seats"], options=cls.normalize_options(data["options"]),
-                   seed=data["seed"], rng=_rng_from(data["rng"]),
+                   seed=data["seed"], rng=rng_from_json(data["rng"]),
                    colours=list(data["colours"]), active=list(data["active"]),
                    position=Position(list(data["piles"]), list(data["heights"])),
                    to_move=data["to_move"], moves=data["moves"],

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from ..base import Game, IllegalAction, OptionSpec, Result
+from ..base import Game, IllegalAction, OptionSpec, Result, rng_from_json, rng_to_json
 from .barrier import loses_to_barrier
 from .board import COLOURS, EMPTY, HOME_RANK, PIT, SIZE, parse_square, rank_of, square_name
 from .layouts import PITS, SETUPS
@@ -28,17 +28,6 @@ _REFUSALS = {
     "not_in_line": "{from} and {to} are not on one row, column or diagonal",
     "jump_blocked": "an opponent stone stands between {from} and {to}",
 }
-
-
-def _rng_to_json(rng: random.Random) -> list[Any]:
-    version, internal, gauss = rng.getstate()
-    return [version, list(internal), gauss]
-
-
-def _rng_from_json(data: list[Any]) -> random.Random:
-    rng = random.Random()
-    rng.setstate((data[0], tuple(data[1]), data[2]))
-    return rng
 
 
 class Sensei(Game):
@@ -376,7 +365,7 @@ class Sensei(Game):
             "last_turn": _copy_turn(self.last_turn),
             "draw_offer": self.draw_offer,
             "result": None if self._result is None else self._result.to_json(),
-            "rng": _rng_to_json(self.rng),
+            "rng": rng_to_json(self.rng),
         }
 
     @classmethod
@@ -394,7 +383,7 @@ class Sensei(Game):
                    current=[dict(a) for a in data["current"]],
                    last_turn=_copy_turn(data["last_turn"]), draw_offer=data["draw_offer"],
                    result=None if data["result"] is None else Result.from_json(data["result"]),
-                   rng=_rng_from_json(data["rng"]))
+                   rng=rng_from_json(data["rng"]))
 
 
 def _copy_turn(turn: Mapping[str, Any] | None) -> dict[str, Any] | None:
