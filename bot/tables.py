@@ -115,6 +115,9 @@ class TableService:
                 live.game = live.cls.from_json(state)
         return live
 
+    def unfinished_ids(self, game_key: str) -> list[int]:
+        return [tid for tid, live in self._cache.items() if live.row.game == game_key]
+
     async def playing_in(self, game_key: str, channel_id: int, user_id: int) -> list[LiveTable]:
         """The running tables of a game in a channel or thread where the user has a seat."""
         found = []

@@ -3,6 +3,7 @@
 Static layers (the framed board per side, stone and character sprites) are drawn once at 4x and
 cached; a call pastes 14 sprites, draws the turn arrows and the status bars, then encodes.
 Green stones are discs and red stones are rounded squares, so the sides differ without colour.
+Every word comes from the catalogs through ``bot.i18n.t`` in the table's locale.
 """
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from functools import lru_cache
 from typing import Any, Callable, Sequence
 
 from PIL import Image, ImageDraw
+
+from bot.i18n import has, t
 
 from .fonts import font
 from .png import to_png
@@ -36,7 +39,7 @@ HOME_TINT = ((46, 158, 79), (214, 69, 59))
 SEAT_FILL = ((40, 160, 78), (222, 68, 56))
 SEAT_DARK = ((10, 52, 24), (84, 16, 12))
 SEAT_LIGHT = ((120, 214, 142), (255, 150, 136))
-SEAT_LABEL = ("Green", "Red")
+SEAT_LABEL = ("render.sensei.seat.green", "render.sensei.seat.red")  # catalog keys
 STONE_ARROW = (255, 176, 0)
 JUMP_ARROW = (40, 150, 255)
 CURRENT_ARROW = (255, 255, 255)
@@ -227,78 +230,88 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, bold: bool, room: floa
     return text + "…"
 
 
-def _name(names: Sequence[str], seat: int) -> str:
+def _name(names: Sequence[str], seat: int, locale: str) -> str:
     if 0 <= seat < len(names) and names[seat]:
         return str(names[seat])
-    return SEAT_LABEL[seat]
+    return t(SEAT_LABEL[seat], locale)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def _known(key: str, locale: str, default: str, **params: Any) -> str:
+    """Catalog text for a key built from game data; ``default`` if the catalog lacks it."""
+    return t(key, locale, **params) if has(key) else default
 
 
-_END_TEXT = {
-    "arrived": "character reached the far rank",
-    "barrier": "barrier rule",
-    "resigned": "opponent resigned",
-}
+def _moves_left(kind: str, count: int, locale: str) -> str:
+    # One sentence per count rather than "move(s)": the catalog has no plural rules.
+    return _known(f"render.sensei.left.{kind}.{count}", locale,
+                  t(f"render.sensei.left.{kind}.n", locale, count=count))
 
 
-def _status(view: dict[str, Any], names: Sequence[str],
+def _status(view: dict[str, Any], names: Sequence[str], locale: str,
             fit: Callable[[str, str], str]) -> tuple[tuple, str, str, int | None]:
     """Bar colour, headline, sub-line and the seat whose token to show.
 
-    ``fit(name, suffix)`` shortens a player name so the headline's suffix stays readable.
+    ``fit(key, name)`` fills the headline ``key`` with ``name``, shortened so the rest of the
+    headline stays readable.
     """
     result = view.get("result")
     if view.get("finished") and result:
         winners = result.get("winners") or []
         if result.get("draw") or not winners:
-            sub = "neither player can move" if result.get("reason") == "no_moves" else "agreed"
-            return (88, 92, 104), "Draw", sub, None
+            reason = "no_moves" if result.get("reason") == "no_moves" else "agreed"
+            sub = t(f"render.sensei.draw.{reason}", locale)
+            return (88, 92, 104), t("render.sensei.draw", locale), sub, None
         seat = winners[0]
-        detail = _END_TEXT.get(result.get("reason"), result.get("reason", ""))
-        if result.get("reason") == "barrier":
-            loser = _name(names, 1 - seat)
-            count = len(result.get("details", {}).get("touching", []))
-            detail = f"{loser}'s barrier is touched by {count} stones"
-        return SEAT_FILL[seat], fit(_name(names, seat), " wins"), detail, seat
+        reason = str(result.get("reason", ""))
+        if reason == "barrier":
+            detail = t("render.sensei.end.barrier", locale, loser=_name(names, 1 - seat, locale),
+                       count=len(result.get("details", {}).get("touching", [])))
+        else:
+            detail = _known(f"render.sensei.end.{reason}", locale, reason)
+        return SEAT_FILL[seat], fit("render.sensei.wins", _name(names, seat, locale)), detail, seat
     seat = view.get("to_move")
     if seat not in (0, 1):
         return (88, 92, 104), "", "", None
     current = view.get("current_turn") or {}
     stones = current.get("stone_moves_left", 0)
     character = 1 if current.get("character_move_left") else 0
-    sub = (f"Turn {view.get('turn', 1)} · left: {_plural(stones, 'stone move')}, "
-           f"{_plural(character, 'character move')}")
+    sub = t("render.sensei.turn", locale, turn=view.get("turn", 1),
+            stones=_moves_left("stones", stones, locale),
+            character=_moves_left("character", character, locale))
     if current.get("can_end"):
-        sub += " · may end turn"
-    return SEAT_FILL[seat], fit(_name(names, seat), " to move"), sub, seat
+        sub += " · " + t("render.sensei.may_end_turn", locale)
+    return SEAT_FILL[seat], fit("render.sensei.to_move", _name(names, seat, locale)), sub, seat
 
 
-def _footer(view: dict[str, Any], names: Sequence[str]) -> str:
+def _footer(view: dict[str, Any], names: Sequence[str], locale: str) -> str:
     bits = []
     last = view.get("last_turn")
     if last and last.get("actions"):
         notation = " ".join(a.get("notation", "") for a in last["actions"])
-        bits.append(f"Last: {_name(names, last.get('seat', 0))} {notation}")
+        bits.append(t("render.sensei.last", locale, name=_name(names, last.get("seat", 0), locale),
+                      moves=notation))
     options = view.get("options") or {}
-    bits.append(f"{str(options.get('version', '')).capitalize()} · "
-                f"{options.get('setup', '')} · {options.get('board', '')}")
+    version, setup, board = (str(options.get(k, "")) for k in ("version", "setup", "board"))
+    bits.append(t("render.sensei.options", locale,
+                  version=_known(f"render.sensei.version.{version}", locale, version.capitalize()),
+                  setup=_known(f"render.sensei.setup.{setup}", locale, setup),
+                  board=_known(f"render.sensei.board.{board}", locale, board)))
     if view.get("draw_offer") in (0, 1):
-        bits.append(f"draw offered by {_name(names, view['draw_offer'])}")
+        bits.append(t("render.sensei.draw_offered", locale,
+                      name=_name(names, view["draw_offer"], locale)))
     return "   ".join(bits)
 
 
-def _draw_bars(img: Image.Image, view: dict[str, Any], names: Sequence[str]) -> None:
+def _draw_bars(img: Image.Image, view: dict[str, Any], names: Sequence[str], locale: str) -> None:
     draw = ImageDraw.Draw(img)
     room = WIDTH - CELL - 14
 
-    def fit(name: str, suffix: str) -> str:
-        width = draw.textlength(suffix, font=font(26, True))
-        return _fit(draw, name, 26, True, room - width) + suffix
+    def fit(key: str, name: str) -> str:
+        # The name is what gets shortened, wherever the language puts it in the sentence.
+        width = draw.textlength(t(key, locale, name=""), font=font(26, True))
+        return t(key, locale, name=_fit(draw, name, 26, True, room - width))
 
-    colour, headline, sub, seat = _status(view, names, fit)
+    colour, headline, sub, seat = _status(view, names, locale, fit)
     draw.rectangle([0, 0, WIDTH, TOP - 1], fill=colour)
     draw.rectangle([0, TOP - 4, WIDTH, TOP - 1], fill=_blend(colour, (0, 0, 0), 0.45))
     text_left = 14
@@ -311,7 +324,7 @@ def _draw_bars(img: Image.Image, view: dict[str, Any], names: Sequence[str]) -> 
     _paste_text(img, (text_left, 7), headline, 26, True, (255, 255, 255), shadow)
     _paste_text(img, (text_left, 39), _fit(draw, sub, 16, False, room), 16, False,
                 (255, 255, 255))
-    footer = _fit(draw, _footer(view, names), 16, False, WIDTH - 24)
+    footer = _fit(draw, _footer(view, names, locale), 16, False, WIDTH - 24)
     _paste_text(img, (12, HEIGHT - BOTTOM // 2 - 10), footer, 16, False, FRAME_DIM)
 
 
@@ -341,13 +354,15 @@ def _mark(draw: ImageDraw.ImageDraw, name: str, colour: tuple, inset: int) -> No
                        outline=colour, width=4)
 
 
-def render(view: dict[str, Any], names: list[str]) -> bytes:
+def render(view: dict[str, Any], names: list[str], locale: str = "en") -> bytes:
+    """PNG of the public ``view`` with the players' display names, words in ``locale``."""
     # A palette image encodes about four times faster than RGB and is a third of the size;
     # mapping onto one fixed palette (no dithering) keeps flat areas flat.
-    return to_png(_compose(view, names).quantize(palette=_palette(), dither=Image.Dither.NONE))
+    img = _compose(view, names, locale)
+    return to_png(img.quantize(palette=_palette(), dither=Image.Dither.NONE))
 
 
-def _compose(view: dict[str, Any], names: Sequence[str]) -> Image.Image:
+def _compose(view: dict[str, Any], names: Sequence[str], locale: str = "en") -> Image.Image:
     options = view.get("options") or {}
     img = _board_with_pits(options.get("board", "plain"), tuple(view.get("pits") or ())).copy()
     draw = ImageDraw.Draw(img)
@@ -401,7 +416,7 @@ def _compose(view: dict[str, Any], names: Sequence[str]) -> Image.Image:
             part = overlay.crop(box)
             img.paste(part, (ORIGIN[0] + box[0], ORIGIN[1] + box[1]), part)
 
-    _draw_bars(img, view, names)
+    _draw_bars(img, view, names, locale)
     return img
 
 

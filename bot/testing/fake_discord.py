@@ -286,7 +286,7 @@ class Harness:
         current = asyncio.current_task()
         for _ in range(100):
             pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()
-                       and (t.get_name().startswith(("discord-ui", "CommandTree", "discord.py: on_interaction")))]
+                       and (t.get_name().startswith(("discord-ui", "CommandTree", "discord.py: ")))]
             if not pending:
                 return
             await asyncio.gather(*pending, return_exceptions=True)

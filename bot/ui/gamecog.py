@@ -51,6 +51,22 @@ class GameCog(commands.GroupCog):
 
     async def cog_load(self) -> None:
         self.bot.router.register(self)
+        self._boards_checked = False
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """After a restart, post the board of any game that started but never got one (the
+        bot stopped between committing the start and posting): its buttons live there."""
+        if self._boards_checked:
+            return
+        self._boards_checked = True
+        for table_id in self.tables.unfinished_ids(self.game_key):
+            live = await self.tables.get(table_id)
+            if live is not None and live.row.status == "playing" and live.row.board_message_id is None:
+                try:
+                    await self.refresh_board(live)
+                except discord.HTTPException as exc:
+                    log.warning("table %s: could not post its board: %s", table_id, exc)
 
     async def cog_unload(self) -> None:
         self.bot.router.unregister(self.game_key)

@@ -109,6 +109,27 @@ async def test_restart_keeps_game_and_old_buttons(tmp_path, players):
     await h2.bot.close()
 
 
+async def test_restart_posts_a_missing_board(tmp_path, players):
+    db = tmp_path / "bot.sqlite3"
+    h = await start_bot(db)
+    table = await start_table(h, "narabi", players[:3])
+    fake = h.fake
+    await h.bot.close()
+    # as if the bot had stopped after committing the start but before posting the board
+    import sqlite3
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE game_tables SET board_message_id=NULL WHERE id=?", (table.id,))
+    boards_before = len([m for m in fake.channel_messages(table.thread) if m["attachments"]])
+    h2 = await start_bot(db, fake)
+    h2.bot.dispatch("ready")
+    await h2.settle()
+    boards = [m for m in fake.channel_messages(table.thread) if m["attachments"]]
+    assert len(boards) == boards_before + 1
+    live = await h2.bot.tables.get(table.id)
+    assert live.row.board_message_id == int(boards[-1]["id"])
+    await h2.bot.close()
+
+
 async def test_fifty_concurrent_clicks_apply_once(harness, players):
     h = harness
     table = await start_table(h, "narabi", players[:3])
