@@ -38,7 +38,7 @@ async def _bot(db: Path):
     harness = await Harness.start(bot)
     for cog in bot.cogs.values():
         if hasattr(cog, "render"):
-            cog.render = lambda view, names: b"\x89PNG"  # type: ignore[method-assign]
+            cog.render = lambda view, names, locale="en": b"\x89PNG"  # type: ignore[method-assign]
     return harness
 
 

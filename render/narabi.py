@@ -231,24 +231,27 @@ def _centre_text(draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str) -
         reason = result.get("reason", "")
         won = bool(result.get("winners"))
         colour = WIN if won else LOSS
-        draw.text((CX, CY - 70), _word("reason", reason, locale, reason.upper()),
-                  font=font(40, True), fill=colour, anchor="mm")
+        # Widths cap what a translation may take; every English word fits as before.
+        word = _word("reason", reason, locale, reason.upper())
+        draw.text((CX, CY - 70), word, font=_fit_font(word, 440, 40), fill=colour, anchor="mm")
         draw.text((CX, CY), f"{turn} / {limit}", font=font(64, True), fill=TEXT, anchor="mm")
         rating = str(result.get("details", {}).get("rating", ""))
         rating = _word("rating", rating, locale, rating.replace("_", " ").upper())
-        draw.text((CX, CY + 64), rating, font=font(34, True), fill=colour, anchor="mm")
+        draw.text((CX, CY + 64), rating, font=_fit_font(rating, 360, 34), fill=colour,
+                  anchor="mm")
         best = view.get("fewest_switches")
         if isinstance(best, int):
-            draw.text((CX, CY + 108), t("render.narabi.best_possible", locale, best=best),
-                      font=font(24, True), fill=MUTED, anchor="mm")
+            text = t("render.narabi.best_possible", locale, best=best)
+            draw.text((CX, CY + 108), text, font=_fit_font(text, 360, 24), fill=MUTED,
+                      anchor="mm")
         return
     draw.rounded_rectangle((CX - 170, CY - 92, CX + 170, CY + 92), 28, fill=PANEL)
-    draw.text((CX, CY - 58), t("render.narabi.switches", locale), font=font(26, True),
-              fill=MUTED, anchor="mm")
+    text = t("render.narabi.switches", locale)
+    draw.text((CX, CY - 58), text, font=_fit_font(text, 320, 26), fill=MUTED, anchor="mm")
     draw.text((CX, CY + 4), f"{turn} / {limit}", font=font(72, True), fill=TEXT, anchor="mm")
     if view.get("advanced"):
-        draw.text((CX, CY + 66), t("render.narabi.advanced", locale), font=font(22, True),
-                  fill=MUTED, anchor="mm")
+        text = t("render.narabi.advanced", locale)
+        draw.text((CX, CY + 66), text, font=_fit_font(text, 320, 22), fill=MUTED, anchor="mm")
 
 
 def render(view: dict[str, Any], names: list[str], locale: str = "en") -> bytes:

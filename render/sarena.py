@@ -7,6 +7,9 @@ pile sprites, the last-move marks and the side panel text, then encodes.
 A pile shows only what the table sees: its top face (colour plus its letter, for colour-blind
 players) and its height (stacked neutral chip edges plus a number badge). Lower chips are drawn
 in one neutral colour whatever their faces.
+
+Every word, and the colour letters too, comes from the catalogs through ``bot.i18n.t`` in the
+table's locale; the title and the key are drawn once per locale into the cached frame.
 """
 from __future__ import annotations
 
@@ -15,6 +18,8 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 from PIL import Image, ImageDraw
+
+from bot.i18n import t
 
 from .fonts import font
 from .png import to_png
@@ -27,6 +32,7 @@ BOARD_X, BOARD_Y = EDGE, 24
 PANEL_X = BOARD_X + BOARD_PX + EDGE // 2 + 16
 PANEL_W = 286
 WIDTH = PANEL_X + PANEL_W + 18
+TEXT_W = PANEL_W + 14  # room for a panel line, up to 4 px from the picture's edge
 HEIGHT = BOARD_Y + BOARD_PX + EDGE + 10
 SS = 4  # supersampling factor for cached layers
 
@@ -54,12 +60,17 @@ ARROW_RING_R = 45
 BADGE_SIDE = 34
 
 FACES = {
-    # fill, outline, ink, letter
-    "white": ((246, 244, 238), (120, 120, 120), (30, 30, 34), "W"),
-    "black": ((36, 36, 42), (10, 10, 12), (240, 240, 240), "B"),
-    "red": ((204, 46, 40), (120, 20, 16), (255, 255, 255), "R"),
-    "yellow": ((246, 196, 40), (150, 110, 10), (30, 30, 34), "Y"),
+    # fill, outline, ink; the letter is the catalog's render.sarena.mark.<colour>
+    "white": ((246, 244, 238), (120, 120, 120), (30, 30, 34)),
+    "black": ((36, 36, 42), (10, 10, 12), (240, 240, 240)),
+    "red": ((204, 46, 40), (120, 20, 16), (255, 255, 255)),
+    "yellow": ((246, 196, 40), (150, 110, 10), (30, 30, 34)),
 }
+
+
+def _letter(colour: str, locale: str) -> str:
+    """The colour-blind mark of a face, e.g. "W" for white in English."""
+    return t(f"render.sarena.mark.{colour}", locale)
 
 
 def _centre(x: int, y: int) -> tuple[int, int]:
@@ -130,11 +141,29 @@ def _base() -> Image.Image:
     return img.resize((WIDTH, HEIGHT), Image.LANCZOS)
 
 
+@lru_cache(maxsize=8)
+def _frame(locale: str) -> Image.Image:
+    """The base with the panel's fixed words (title and the arrow circle key) in ``locale``."""
+    img = _base().copy()
+    draw = ImageDraw.Draw(img)
+    x = PANEL_X
+    draw.text((x, BOARD_Y - 6), _fit(draw, t("render.sarena.title", locale), 34, True, TEXT_W),
+              font=font(34, True), fill=FRAME_TEXT)
+    # Key at the bottom: what an arrow circle does.
+    ky = BOARD_Y + BOARD_PX - 40
+    draw.ellipse((x, ky, x + 30, ky + 30), fill=SLOT_FILL, outline=ARROW_MARK, width=3)
+    draw.text((x + 15, ky + 15), "↻", font=font(20, True), fill=ARROW_MARK, anchor="mm")
+    legend = "\n".join(_fit(draw, line, 16, False, TEXT_W - 42)
+                       for line in t("render.sarena.legend", locale).split("\n"))
+    draw.text((x + 42, ky + 15), legend, font=font(16), fill=FRAME_DIM, anchor="lm", spacing=2)
+    return img
+
+
 SPRITE = 2 * (CHIP_R + 3 * CHIP_STEP + 6)  # square sprite side, pile centred
 
 
-@lru_cache(maxsize=32)
-def _pile_sprite(colour: str, height: int) -> Image.Image:
+@lru_cache(maxsize=64)
+def _pile_sprite(colour: str, height: int, letter: str) -> Image.Image:
     size = SPRITE * SS
     img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
@@ -147,7 +176,7 @@ def _pile_sprite(colour: str, height: int) -> Image.Image:
         dy = top_dy + k * step
         draw.ellipse((c - r, c + dy - r, c + r, c + dy + r), fill=CHIP_EDGE,
                      outline=CHIP_EDGE_DARK, width=2 * SS)
-    fill, outline, ink, letter = FACES[colour]
+    fill, outline, ink = FACES[colour]
     draw.ellipse((c - r, c + top_dy - r, c + r, c + top_dy + r), fill=fill, outline=outline,
                  width=2 * SS)
     inner = r - 6 * SS
@@ -219,7 +248,7 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, bold: bool, width: int
     return text + "…"
 
 
-def _draw_board(img: Image.Image, view: dict[str, Any]) -> None:
+def _draw_board(img: Image.Image, view: dict[str, Any], locale: str) -> None:
     last = view.get("last_move") or {}
     src, dst = _square_xy(last.get("from")), _square_xy(last.get("to"))
     if src and dst:
@@ -230,7 +259,7 @@ def _draw_board(img: Image.Image, view: dict[str, Any]) -> None:
         if h <= 0 or top not in FACES:
             continue
         cx, cy = _centre(circle["x"], circle["y"])
-        _paste_centred(img, _pile_sprite(top, min(h, 4)), cx, cy)
+        _paste_centred(img, _pile_sprite(top, min(h, 4), _letter(top, locale)), cx, cy)
     if src and dst:
         cx, cy = _centre(*dst)
         _paste_centred(img, _ring(ARROW_RING_R + 3, 5), cx, cy)
@@ -247,15 +276,25 @@ def _draw_board(img: Image.Image, view: dict[str, Any]) -> None:
             _paste_centred(img, _badge(h), cx + CHIP_R - 3, cy + top_dy - CHIP_R + 7)
 
 
-def _draw_panel(img: Image.Image, view: dict[str, Any], names: Sequence[str]) -> None:
+def _seat_name(names: Sequence[str], seat: int, locale: str) -> str:
+    if seat < len(names) and names[seat]:
+        return names[seat]
+    return t("render.sarena.seat", locale, number=seat + 1)
+
+
+def _draw_panel(img: Image.Image, view: dict[str, Any], names: Sequence[str],
+                locale: str) -> None:
+    """Everything in the side panel that changes from call to call (title and key are in
+    ``_frame``)."""
     draw = ImageDraw.Draw(img)
     x, right = PANEL_X, PANEL_X + PANEL_W
-    draw.text((x, BOARD_Y - 6), "Sàréná", font=font(34, True), fill=FRAME_TEXT)
     result = view.get("result")
     finished = bool(view.get("finished")) and isinstance(result, dict)
-    status = (f"Game over · {view.get('moves_played', view.get('move', 0))} moves" if finished
-              else f"Move {view.get('move', 1)}")
-    draw.text((x, BOARD_Y + 40), status, font=font(24), fill=FRAME_DIM)
+    status = (t("render.sarena.game_over", locale,
+                moves=view.get("moves_played", view.get("move", 0))) if finished
+              else t("render.sarena.move", locale, move=view.get("move", 1)))
+    draw.text((x, BOARD_Y + 40), _fit(draw, status, 24, False, TEXT_W), font=font(24),
+              fill=FRAME_DIM)
 
     seats = int(view.get("seats") or len(names))
     resigned = set(view.get("resigned") or ())
@@ -264,7 +303,7 @@ def _draw_panel(img: Image.Image, view: dict[str, Any], names: Sequence[str]) ->
     row_h = 66
     y = BOARD_Y + 96
     for seat in range(seats):
-        name = names[seat] if seat < len(names) and names[seat] else f"Seat {seat + 1}"
+        name = _seat_name(names, seat, locale)
         left = seat in resigned
         if seat == to_move:
             draw.rounded_rectangle((x - 8, y - 6, right, y + row_h - 10), radius=10,
@@ -273,23 +312,25 @@ def _draw_panel(img: Image.Image, view: dict[str, Any], names: Sequence[str]) ->
         if finished:
             colour = (result.get("colours") or [None] * seats)[seat]
             if colour in FACES:
-                fill, outline, ink, letter = FACES[colour]
+                fill, outline, ink = FACES[colour]
                 draw.ellipse((x, y + 4, x + 42, y + 46), fill=fill, outline=outline, width=2)
-                draw.text((x + 21, y + 25), letter, font=font(22, True), fill=ink, anchor="mm")
+                draw.text((x + 21, y + 25), _letter(colour, locale), font=font(22, True),
+                          fill=ink, anchor="mm")
             text_x = x + 54
         name_w = right - text_x - (78 if finished else 12)
         draw.text((text_x, y), _fit(draw, name, 24, seat == to_move, name_w),
                   font=font(24, seat == to_move), fill=FRAME_DIM if left else FRAME_TEXT)
         if left:
-            note, ink = "left the game", FRAME_DIM
+            note, ink = t("render.sarena.left_game", locale), FRAME_DIM
         elif seat == to_move:
-            note, ink = "▶ to move", TURN_MARK
+            note, ink = t("render.sarena.to_move", locale), TURN_MARK
         elif finished:
             tiebreak = (result.get("tiebreaks") or [None] * seats)[seat]
-            note, ink = f"tie-break {tiebreak}", FRAME_DIM
+            note, ink = t("render.sarena.tiebreak", locale, value=tiebreak), FRAME_DIM
         else:
             note, ink = "", FRAME_DIM
-        draw.text((text_x, y + 30), note, font=font(18, seat == to_move), fill=ink)
+        draw.text((text_x, y + 30), _fit(draw, note, 18, seat == to_move, name_w),
+                  font=font(18, seat == to_move), fill=ink)
         if finished and not left:
             score = (result.get("scores") or [None] * seats)[seat]
             won = seat in winners
@@ -301,30 +342,28 @@ def _draw_panel(img: Image.Image, view: dict[str, Any], names: Sequence[str]) ->
     if finished:
         if len(winners) == 1:
             seat = next(iter(winners))
-            winner = names[seat] if seat < len(names) and names[seat] else f"Seat {seat + 1}"
-            verdict = _fit(draw, f"{winner} wins", 24, True, PANEL_W)
+            verdict = _fit(draw, t("render.sarena.wins", locale,
+                                   name=_seat_name(names, seat, locale)), 24, True, PANEL_W)
         else:
-            verdict = "Shared victory" if winners else "No winner"
+            verdict = t("render.sarena.shared_victory" if winners else "render.sarena.no_winner",
+                        locale)
         draw.text((x, y), verdict, font=font(24, True), fill=WIN_MARK)
         y += 40
     last = view.get("last_move")
     if isinstance(last, dict) and last.get("from") and last.get("to"):
-        draw.text((x, y), "Last move", font=font(18), fill=FRAME_DIM)
-        text = f"{last['from']} → {last['to']}" + ("  ↻ flipped" if last.get("flipped") else "")
-        draw.text((x, y + 24), text, font=font(24, True), fill=FRAME_TEXT)
-
-    # Key at the bottom: what an arrow circle does.
-    ky = BOARD_Y + BOARD_PX - 40
-    draw.ellipse((x, ky, x + 30, ky + 30), fill=SLOT_FILL, outline=ARROW_MARK, width=3)
-    draw.text((x + 15, ky + 15), "↻", font=font(20, True), fill=ARROW_MARK, anchor="mm")
-    draw.text((x + 42, ky + 15), "empty arrow circle:\npile enters flipped", font=font(16),
-              fill=FRAME_DIM, anchor="lm", spacing=2)
+        label = _fit(draw, t("render.sarena.last_move", locale), 18, False, TEXT_W)
+        draw.text((x, y), label, font=font(18), fill=FRAME_DIM)
+        text = t("render.sarena.last_move.squares", locale, src=last["from"], dst=last["to"])
+        if last.get("flipped"):
+            text += "  " + t("render.sarena.flipped", locale)
+        draw.text((x, y + 24), _fit(draw, text, 24, True, TEXT_W), font=font(24, True),
+                  fill=FRAME_TEXT)
 
 
-def _compose(view: dict[str, Any], names: Sequence[str]) -> Image.Image:
-    img = _base().copy()
-    _draw_board(img, view)
-    _draw_panel(img, view, names)
+def _compose(view: dict[str, Any], names: Sequence[str], locale: str = "en") -> Image.Image:
+    img = _frame(locale).copy()
+    _draw_board(img, view, locale)
+    _draw_panel(img, view, names, locale)
     return img
 
 
@@ -356,7 +395,8 @@ def _palette() -> Image.Image:
     return specimen.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
 
 
-def render(view: dict[str, Any], names: list[str]) -> bytes:
-    """PNG of the board in ``view`` (a Sarena public view) with the players' display names."""
-    img = _compose(view, names)
+def render(view: dict[str, Any], names: list[str], locale: str = "en") -> bytes:
+    """PNG of the board in ``view`` (a Sarena public view) with the players' display names,
+    words in ``locale``."""
+    img = _compose(view, names, locale)
     return to_png(img.quantize(palette=_palette(), dither=Image.Dither.NONE))

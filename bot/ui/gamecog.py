@@ -73,11 +73,11 @@ class GameCog(commands.GroupCog):
 
     # == hooks a game fills in =============================================================
 
-    #: the game's board picture: ``renderer(public_view, names) -> PNG bytes``
+    #: the game's board picture: ``renderer(public_view, names, locale) -> PNG bytes``
     renderer: ClassVar[Callable[..., bytes]]
 
-    def render(self, view: dict[str, Any], names: list[str]) -> bytes:
-        return self.renderer(view, names)
+    def render(self, view: dict[str, Any], names: list[str], locale: str = "en") -> bytes:
+        return self.renderer(view, names, locale)
 
     def status_text(self, live: LiveTable, locale: str) -> str:
         """One or two lines above the board picture: turn, whose move."""
@@ -359,8 +359,8 @@ class GameCog(commands.GroupCog):
     async def board_png(self, live: LiveTable) -> bytes:
         # Render from a snapshot of the public view, off the event loop.
         view = self.game(live).public_view()
-        names = live.names()
-        return await asyncio.get_running_loop().run_in_executor(None, self.render, view, names)
+        return await asyncio.get_running_loop().run_in_executor(
+            None, self.render, view, live.names(), live.row.locale)
 
     async def refresh_board(self, live: LiveTable) -> None:
         """Bring the board message up to date with the latest state (one edit at a time)."""

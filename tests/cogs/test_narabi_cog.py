@@ -172,9 +172,9 @@ async def test_no_condition_reaches_a_public_surface(harness, players, caplog, s
     render_inputs = []
     original = cog.render
 
-    def spy(view, names):
+    def spy(view, names, locale="en"):
         render_inputs.append(json.loads(json.dumps(view)))
-        return original(view, names)
+        return original(view, names, locale)
 
     cog.render = spy
     table = await start_table(h, "narabi", players[:seats], advanced=advanced)

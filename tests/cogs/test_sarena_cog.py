@@ -448,11 +448,11 @@ async def test_no_secret_in_anything_public(harness, players, monkeypatch, seats
     the_live: list[Any] = []
     real_render = cog(h).render
 
-    def recording_render(view, names):
+    def recording_render(view, names, locale="en"):
         if the_live and the_live[0].game.result() is None:
             # The board is drawn while the click waits, so the game cannot move meanwhile.
             seen_views.append((json.loads(json.dumps(view)), the_live[0].game.to_json()))
-        return real_render(view, names)
+        return real_render(view, names, locale)
 
     monkeypatch.setattr(cog(h), "render", recording_render)
     table = await start_table(h, "sarena", players[:seats], fair=seed % 2 == 0)

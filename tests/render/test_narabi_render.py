@@ -8,6 +8,7 @@ import random
 import pytest
 from PIL import Image
 
+from bot import i18n
 from bot.games.narabi import Narabi
 from bot.games.narabi.deck import DECK
 from render.narabi import render
@@ -72,3 +73,35 @@ def test_last_switch_changes_the_picture() -> None:
     assert view["last_switch"] is not None
     plain = dict(view, last_switch=None)
     assert render(view, NAMES[:4]) != render(plain, NAMES[:4])
+
+
+def fake_language(monkeypatch, prefix: str) -> None:
+    """Add a language "xx" in which every ``prefix`` key reads "ZZZ" (English stays real)."""
+    real = i18n.catalogs()
+    fake = {key: "ZZZ" for key in real["en"] if key.startswith(prefix)}
+    assert fake
+    monkeypatch.setattr(i18n, "catalogs", lambda: {**real, "xx": fake})
+
+
+def test_words_come_from_the_catalog(monkeypatch):
+    running = play(4, 2, 5).public_view()
+    finished = play(5, 3, None).public_view()
+    finished["fewest_switches"] = 6
+    english = [render(view, NAMES[:view["seats"]], "en") for view in (running, finished)]
+    fake_language(monkeypatch, "render.narabi.")
+    for view, picture in zip((running, finished), english):
+        names = NAMES[:view["seats"]]
+        assert render(view, names) == picture  # English is the default
+        assert render(view, names, "xx") != picture
+        # Caches are keyed by what they draw, so the languages never mix up.
+        assert render(view, names, "en") == picture
+    # An unnamed seat is labelled in the table's language too.
+    assert render(running, [], "xx") != render(running, [], "en")
+
+
+def test_every_deck_id_has_an_english_label():
+    english = i18n.catalogs()["en"]
+    ids = {("condition", c["id"]) for c in DECK.conditions}
+    ids |= {("rating", r["id"]) for r in DECK.ratings} | {("rating", DECK.defeat_rating)}
+    ids |= {("reason", r) for r in ("solved", "out_of_turns", "no_legal_switch", "abandoned")}
+    assert not [i for i in ids if f"render.narabi.{i[0]}.{i[1]}" not in english]

@@ -7,6 +7,7 @@ import random
 
 from PIL import Image
 
+from bot import i18n
 from bot.games.base import Game
 from bot.games.sarena import Sarena
 from bot.games.sarena.board import EDGES, SQUARE_NAMES
@@ -118,3 +119,36 @@ def test_mid_game_picture_with_tall_piles_fits_the_budget():
     for _ in range(5):
         game = played(rng.randrange(10**6), 4, 20)
         assert len(render(game.public_view(), NAMES)) <= 120_000
+
+
+def fake_language(monkeypatch, prefix: str, text: str = "ZZZ") -> None:
+    """Add a language "xx" in which every ``prefix`` key reads ``text`` (English stays real)."""
+    real = i18n.catalogs()
+    fake = {key: text for key in real["en"] if key.startswith(prefix)}
+    assert fake
+    monkeypatch.setattr(i18n, "catalogs", lambda: {**real, "xx": fake})
+
+
+def test_words_come_from_the_catalog(monkeypatch):
+    running = played(8, 3, 12).public_view()
+    finished = played(2, 3).public_view()
+    assert finished["finished"]
+    english = [render(view, NAMES[:3], "en") for view in (running, finished)]
+    fake_language(monkeypatch, "render.sarena.")
+    for view, picture in zip((running, finished), english):
+        assert render(view, NAMES[:3]) == picture  # English is the default
+        assert render(view, NAMES[:3], "xx") != picture
+        # The per-language frame and sprites are cached by language: no mix-up either way.
+        assert render(view, NAMES[:3], "en") == picture
+
+
+def test_colour_letters_come_from_the_catalog(monkeypatch):
+    view = Sarena.new(2, {}, 3).public_view()
+    board_box = (picture.BOARD_X, picture.BOARD_Y, picture.BOARD_X + picture.BOARD_PX,
+                 picture.BOARD_Y + picture.BOARD_PX)
+    english = decode(render(view, NAMES[:2])).crop(board_box)
+    fake_language(monkeypatch, "render.sarena.mark.", "Q")
+    other = decode(render(view, NAMES[:2], "xx")).crop(board_box)
+    assert english.tobytes() != other.tobytes()
+    for colour in picture.FACES:
+        assert i18n.t(f"render.sarena.mark.{colour}", "en") == colour[0].upper()

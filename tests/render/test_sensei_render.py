@@ -8,6 +8,7 @@ import random
 import pytest
 from PIL import Image
 
+from bot import i18n
 from bot.games.sensei import Sensei, parse_turn, play_turn
 from render.sensei import CELL, HEIGHT, ORIGIN, SEAT_FILL, WIDTH, render
 
@@ -104,3 +105,39 @@ def test_barrier_result_picture():
 @pytest.mark.parametrize("names", [[], ["A"], ["Ürsula 🐉 " * 8, "Bob"], ["", ""]])
 def test_any_names_render(names):
     picture(Sensei.new(2, {}, 1).public_view(), names)
+
+
+def fake_language(monkeypatch, prefix: str) -> None:
+    """Add a language "xx" in which every ``prefix`` key reads "ZZZ" (English stays real)."""
+    real = i18n.catalogs()
+    fake = {key: "ZZZ" for key in real["en"] if key.startswith(prefix)}
+    assert fake
+    monkeypatch.setattr(i18n, "catalogs", lambda: {**real, "xx": fake})
+
+
+def test_words_come_from_the_catalog(monkeypatch):
+    running = random_game({"board": "storm"}, 3, 6)
+    running.apply(running.to_move, running.legal_actions(running.to_move)[0])
+    won = Sensei.new(2, {}, 1)
+    won.apply(0, {"type": "resign"})
+    drawn = Sensei.new(2, {}, 1)
+    drawn.apply(0, {"type": "offer_draw"})
+    drawn.apply(1, {"type": "accept_draw"})
+    views = [g.public_view() for g in (running, won, drawn)]
+    names = ["Alice", "Bob"]
+    english = [render(view, names, "en") for view in views]
+    fake_language(monkeypatch, "render.sensei.")
+    for view, picture in zip(views, english):
+        assert render(view, names) == picture  # English is the default
+        assert render(view, names, "xx") != picture
+        assert render(view, names, "en") == picture
+    # Unnamed seats are called by their colour, in the table's language.
+    assert render(views[0], [], "xx") != render(views[0], [], "en")
+
+
+def test_every_option_value_has_an_english_word():
+    english = i18n.catalogs()["en"]
+    missing = [(spec.name, value) for spec in Sensei.options_spec
+               if spec.name in ("version", "setup", "board") for value in spec.choices
+               if f"render.sensei.{spec.name}.{value}" not in english]
+    assert not missing
