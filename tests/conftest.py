@@ -25,5 +25,13 @@ async def harness(tmp_path: Path):
 
 
 @pytest.fixture
+def no_missing_text(caplog):
+    """Every sentence the bot produced came from the catalog (a missing key is logged)."""
+    yield
+    missing = [r.getMessage() for r in caplog.records if "catalog key" in r.getMessage()]
+    assert not missing, missing
+
+
+@pytest.fixture
 def players() -> list[Member]:
     return [Member(100 + i, name) for i, name in enumerate(["Ana", "Ben", "Cleo", "Dev", "Eli"])]

@@ -15,11 +15,7 @@ from tests.helpers import board, ephemeral_reply, narabi_switch, open_lobby, sta
 CONDITION_TEXTS = {k: v for k, v in catalogs()["en"].items() if k.startswith("narabi.condition.")}
 
 
-@pytest.fixture(autouse=True)
-def no_missing_text(caplog):
-    yield
-    missing = [r.getMessage() for r in caplog.records if "catalog key" in r.getMessage()]
-    assert not missing, missing
+pytestmark = pytest.mark.usefixtures("no_missing_text")
 
 
 async def test_private_cards_by_button_and_dm(harness, players):

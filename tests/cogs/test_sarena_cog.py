@@ -18,12 +18,7 @@ from tests.helpers import Table, board, custom_ids, ephemeral_reply, open_lobby,
 COLOUR_WORD = re.compile("|".join(COLOURS), re.IGNORECASE)
 
 
-@pytest.fixture(autouse=True)
-def no_missing_text(caplog):
-    """Every sentence the bot produced came from the catalog."""
-    yield
-    missing = [r.getMessage() for r in caplog.records if "catalog key" in r.getMessage()]
-    assert not missing, missing
+pytestmark = pytest.mark.usefixtures("no_missing_text")
 
 
 def deal_with(monkeypatch, seed: int) -> None:

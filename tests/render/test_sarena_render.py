@@ -135,11 +135,11 @@ def test_words_come_from_the_catalog(monkeypatch):
     assert finished["finished"]
     english = [render(view, NAMES[:3], "en") for view in (running, finished)]
     fake_language(monkeypatch, "render.sarena.")
-    for view, picture in zip((running, finished), english):
-        assert render(view, NAMES[:3]) == picture  # English is the default
-        assert render(view, NAMES[:3], "xx") != picture
+    for view, expected in zip((running, finished), english):
+        assert render(view, NAMES[:3]) == expected  # English is the default
+        assert render(view, NAMES[:3], "xx") != expected
         # The per-language frame and sprites are cached by language: no mix-up either way.
-        assert render(view, NAMES[:3], "en") == picture
+        assert render(view, NAMES[:3], "en") == expected
 
 
 def test_colour_letters_come_from_the_catalog(monkeypatch):
