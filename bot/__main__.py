@@ -49,6 +49,10 @@ async def _run(settings: Settings) -> int:
                      "Developer Portal and paste the new one into .env.")
     except discord.PrivilegedIntentsRequired:
         return _fail("Discord refused the requested gateway intents.")
+    except (OSError, discord.GatewayNotFound) as exc:
+        print(f"error: cannot reach Discord ({exc}); check the network and try again.",
+              file=sys.stderr)
+        return 1
     return 0
 
 
