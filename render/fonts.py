@@ -13,3 +13,13 @@ _DIR = Path(__file__).with_name("fonts")
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     return ImageFont.truetype(str(_DIR / name), size)
+
+
+def ellipsize(text: str, width: float, size: int, bold: bool = False) -> str:
+    """``text`` cut to fit ``width`` pixels, ending in an ellipsis when it had to be cut."""
+    face = font(size, bold)
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…"

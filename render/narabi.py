@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import has, t
 
-from .fonts import font
+from .fonts import ellipsize, font
 from .png import to_png
 
 W, H = 1200, 860
@@ -163,15 +163,6 @@ def _fit_font(text: str, width: int, size: int):
     return font(size, True)
 
 
-def _truncate(text: str, width: int, size: int) -> str:
-    face = font(size, True)
-    if face.getlength(text) <= width:
-        return text
-    while text and face.getlength(text + "…") > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
 @lru_cache(maxsize=1)
 def _missing_glyph() -> bytes:
     return bytes(font(26, True).getmask("\U0010fffd"))
@@ -191,7 +182,7 @@ def _printable(name: str, seat: int, locale: str) -> str:
 @lru_cache(maxsize=256)
 def _pill(name: str, seat: int, active: bool, locale: str = "en") -> Image.Image:
     size = 26
-    text = _truncate(_printable(name, seat, locale), 210, size)
+    text = ellipsize(_printable(name, seat, locale), 210, size, True)
     face = font(size, True)
     width = int(face.getlength(text)) + 30
     img = Image.new("RGBA", (width, 44), (0, 0, 0, 0))

@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import t
 
-from .fonts import font
+from .fonts import ellipsize, font
 from .png import to_png
 
 SIZE = 6
@@ -147,13 +147,13 @@ def _frame(locale: str) -> Image.Image:
     img = _base().copy()
     draw = ImageDraw.Draw(img)
     x = PANEL_X
-    draw.text((x, BOARD_Y - 6), _fit(draw, t("render.sarena.title", locale), 34, True, TEXT_W),
+    draw.text((x, BOARD_Y - 6), ellipsize(t("render.sarena.title", locale), TEXT_W, 34, True),
               font=font(34, True), fill=FRAME_TEXT)
     # Key at the bottom: what an arrow circle does.
     ky = BOARD_Y + BOARD_PX - 40
     draw.ellipse((x, ky, x + 30, ky + 30), fill=SLOT_FILL, outline=ARROW_MARK, width=3)
     draw.text((x + 15, ky + 15), "↻", font=font(20, True), fill=ARROW_MARK, anchor="mm")
-    legend = "\n".join(_fit(draw, line, 16, False, TEXT_W - 42)
+    legend = "\n".join(ellipsize(line, TEXT_W - 42, 16, False)
                        for line in t("render.sarena.legend", locale).split("\n"))
     draw.text((x + 42, ky + 15), legend, font=font(16), fill=FRAME_DIM, anchor="lm", spacing=2)
     return img
@@ -239,13 +239,6 @@ def _paste_centred(img: Image.Image, sprite: Image.Image, cx: float, cy: float) 
     img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, bold: bool, width: int) -> str:
-    face = font(size, bold)
-    if draw.textlength(text, font=face) <= width:
-        return text
-    while text and draw.textlength(text + "…", font=face) > width:
-        text = text[:-1]
-    return text + "…"
 
 
 def _draw_board(img: Image.Image, view: dict[str, Any], locale: str) -> None:
@@ -293,7 +286,7 @@ def _draw_panel(img: Image.Image, view: dict[str, Any], names: Sequence[str],
     status = (t("render.sarena.game_over", locale,
                 moves=view.get("moves_played", view.get("move", 0))) if finished
               else t("render.sarena.move", locale, move=view.get("move", 1)))
-    draw.text((x, BOARD_Y + 40), _fit(draw, status, 24, False, TEXT_W), font=font(24),
+    draw.text((x, BOARD_Y + 40), ellipsize(status, TEXT_W, 24, False), font=font(24),
               fill=FRAME_DIM)
 
     seats = int(view.get("seats") or len(names))
@@ -318,7 +311,7 @@ def _draw_panel(img: Image.Image, view: dict[str, Any], names: Sequence[str],
                           fill=ink, anchor="mm")
             text_x = x + 54
         name_w = right - text_x - (78 if finished else 12)
-        draw.text((text_x, y), _fit(draw, name, 24, seat == to_move, name_w),
+        draw.text((text_x, y), ellipsize(name, name_w, 24, seat == to_move),
                   font=font(24, seat == to_move), fill=FRAME_DIM if left else FRAME_TEXT)
         if left:
             note, ink = t("render.sarena.left_game", locale), FRAME_DIM
@@ -329,7 +322,7 @@ def _draw_panel(img: Image.Image, view: dict[str, Any], names: Sequence[str],
             note, ink = t("render.sarena.tiebreak", locale, value=tiebreak), FRAME_DIM
         else:
             note, ink = "", FRAME_DIM
-        draw.text((text_x, y + 30), _fit(draw, note, 18, seat == to_move, name_w),
+        draw.text((text_x, y + 30), ellipsize(note, name_w, 18, seat == to_move),
                   font=font(18, seat == to_move), fill=ink)
         if finished and not left:
             score = (result.get("scores") or [None] * seats)[seat]
@@ -342,8 +335,10 @@ def _draw_panel(img: Image.Image, view: dict[str, Any], names: Sequence[str],
     if finished:
         if len(winners) == 1:
             seat = next(iter(winners))
-            verdict = _fit(draw, t("render.sarena.wins", locale,
-                                   name=_seat_name(names, seat, locale)), 24, True, PANEL_W)
+            # Only the name is shortened, so the verdict itself always shows.
+            room = PANEL_W - font(24, True).getlength(t("render.sarena.wins", locale, name=""))
+            name = ellipsize(_seat_name(names, seat, locale), room, 24, True)
+            verdict = t("render.sarena.wins", locale, name=name)
         else:
             verdict = t("render.sarena.shared_victory" if winners else "render.sarena.no_winner",
                         locale)
@@ -351,12 +346,12 @@ def _draw_panel(img: Image.Image, view: dict[str, Any], names: Sequence[str],
         y += 40
     last = view.get("last_move")
     if isinstance(last, dict) and last.get("from") and last.get("to"):
-        label = _fit(draw, t("render.sarena.last_move", locale), 18, False, TEXT_W)
+        label = ellipsize(t("render.sarena.last_move", locale), TEXT_W, 18, False)
         draw.text((x, y), label, font=font(18), fill=FRAME_DIM)
         text = t("render.sarena.last_move.squares", locale, src=last["from"], dst=last["to"])
         if last.get("flipped"):
             text += "  " + t("render.sarena.flipped", locale)
-        draw.text((x, y + 24), _fit(draw, text, 24, True, TEXT_W), font=font(24, True),
+        draw.text((x, y + 24), ellipsize(text, TEXT_W, 24, True), font=font(24, True),
                   fill=FRAME_TEXT)
 
 

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import has, t
 
-from .fonts import font
+from .fonts import ellipsize, font
 from .png import to_png
 
 CELL = 76
@@ -221,13 +221,6 @@ def _arrow(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[flo
     draw.polygon(tip, fill=colour, outline=edge, width=2)
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, bold: bool, room: float) -> str:
-    f = font(size, bold)
-    if draw.textlength(text, font=f) <= room:
-        return text
-    while text and draw.textlength(text + "…", font=f) > room:
-        text = text[:-1]
-    return text + "…"
 
 
 def _name(names: Sequence[str], seat: int, locale: str) -> str:
@@ -309,7 +302,7 @@ def _draw_bars(img: Image.Image, view: dict[str, Any], names: Sequence[str], loc
     def fit(key: str, name: str) -> str:
         # The name is what gets shortened, wherever the language puts it in the sentence.
         width = draw.textlength(t(key, locale, name=""), font=font(26, True))
-        return t(key, locale, name=_fit(draw, name, 26, True, room - width))
+        return t(key, locale, name=ellipsize(name, room - width, 26, True))
 
     colour, headline, sub, seat = _status(view, names, locale, fit)
     draw.rectangle([0, 0, WIDTH, TOP - 1], fill=colour)
@@ -322,9 +315,9 @@ def _draw_bars(img: Image.Image, view: dict[str, Any], names: Sequence[str], loc
     shadow = _blend(colour, (0, 0, 0), 0.55)
     room = WIDTH - text_left - 12
     _paste_text(img, (text_left, 7), headline, 26, True, (255, 255, 255), shadow)
-    _paste_text(img, (text_left, 39), _fit(draw, sub, 16, False, room), 16, False,
+    _paste_text(img, (text_left, 39), ellipsize(sub, room, 16, False), 16, False,
                 (255, 255, 255))
-    footer = _fit(draw, _footer(view, names, locale), 16, False, WIDTH - 24)
+    footer = ellipsize(_footer(view, names, locale), WIDTH - 24, 16, False)
     _paste_text(img, (12, HEIGHT - BOTTOM // 2 - 10), footer, 16, False, FRAME_DIM)
 
 

@@ -54,14 +54,22 @@ def ephemeral_reply(h: Harness, token: str) -> dict[str, Any]:
     return h.fake.messages[message_id]
 
 
-async def narabi_switch(h: Harness, table: Table, rng: random.Random) -> dict[str, Any] | None:
-    """The player to move switches through the real Switch → pick → target → confirm flow."""
+async def random_move(h: Harness, table: Table,
+                      rng: random.Random) -> tuple[Member, dict[str, Any]] | None:
+    """The player to move and one of their legal actions, or None once the game is over."""
     live = await h.bot.tables.get(table.id)
     if live is None or live.game is None or live.game.result() is not None:
         return None
     seat = live.game.to_move
-    player = table.players[seat]
-    action = rng.choice(live.game.legal_actions(seat))
+    return table.players[seat], rng.choice(live.game.legal_actions(seat))
+
+
+async def narabi_switch(h: Harness, table: Table, rng: random.Random) -> dict[str, Any] | None:
+    """The player to move switches through the real Switch → pick → target → confirm flow."""
+    picked = await random_move(h, table, rng)
+    if picked is None:
+        return None
+    player, action = picked
     b = board(h, table)
     token = await h.click(player, b, find_component(b, "switch")["custom_id"])
     step = ephemeral_reply(h, token)

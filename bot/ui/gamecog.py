@@ -11,6 +11,7 @@ import logging
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from ..games import Game, IllegalAction
@@ -18,6 +19,7 @@ from ..i18n import t
 from ..tables import LiveTable, Outcome, TableError
 from .replies import ephemeral, refuse
 from .routing import Route, button, route, view_of
+from .translator import command_text
 
 if TYPE_CHECKING:
     from ..client import TabletopBot
@@ -70,6 +72,13 @@ class GameCog(commands.GroupCog):
 
     async def cog_unload(self) -> None:
         self.bot.router.unregister(self.game_key)
+
+    # == commands every game has ============================================================
+
+    @app_commands.command(name="rules", description=command_text("cmd.rules.description"))
+    async def rules_command(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(t(f"{self.game_key}.rules", interaction.locale),
+                                                ephemeral=True)
 
     # == hooks a game fills in =============================================================
 
@@ -145,13 +154,26 @@ class GameCog(commands.GroupCog):
         except (TableError, IllegalAction) as exc:
             await refuse(interaction, exc, self.game_key)
 
-    async def live_or_refuse(self, interaction: discord.Interaction,
-                             route_: Route) -> LiveTable | None:
+    async def live_of(self, route_: Route) -> LiveTable:
         live = await self.tables.get(route_.table)
         if live is None or live.row.game != self.game_key:
-            await refuse(interaction, TableError("no_table"), self.game_key)
-            return None
+            raise TableError("no_table")
         return live
+
+    async def playing(self, interaction: discord.Interaction, route_: Route, *,
+                      check_version: bool = True,
+                      my_turn: bool = False) -> tuple[LiveTable, Game, int]:
+        """The running table, its game and the clicker's seat, for a click that only looks
+        (the action itself is re-validated under the lock by ``perform``)."""
+        live = await self.live_of(route_)
+        seat = self.seat_or_raise(live, interaction.user.id)
+        if live.row.status != "playing" or live.game is None:
+            raise TableError("game_over" if live.row.status == "finished" else "not_running")
+        if check_version and self.version_of(route_) != live.row.version:
+            raise TableError("stale")
+        if my_turn and live.game.to_move != seat:
+            raise TableError("not_your_turn")
+        return live, live.game, seat
 
     def seat_or_raise(self, live: LiveTable, user_id: int) -> int:
         seat = live.row.seat_of(user_id)
@@ -291,9 +313,7 @@ class GameCog(commands.GroupCog):
 
     async def _start(self, interaction: discord.Interaction, route_: Route) -> None:
         async with self.tables.lock(route_.table):
-            live = await self.live_or_refuse(interaction, route_)
-            if live is None:
-                return
+            live = await self.live_of(route_)
             self.tables.check_startable(live, interaction.user.id)
             thread = await self._open_thread(interaction, live)
             live = await self.tables.start(route_.table, interaction.user.id,
@@ -405,9 +425,7 @@ class GameCog(commands.GroupCog):
             await self.tables.set_dm_open(live, seat, True)
 
     async def _mine(self, interaction: discord.Interaction, route_: Route) -> None:
-        live = await self.live_or_refuse(interaction, route_)
-        if live is None:
-            return
+        live = await self.live_of(route_)
         seat = self.seat_or_raise(live, interaction.user.id)
         if live.game is None:
             raise TableError("not_running")
@@ -452,9 +470,7 @@ class GameCog(commands.GroupCog):
             await self.after_finish(live)
 
     async def _resign_ask(self, interaction: discord.Interaction, route_: Route) -> None:
-        live = await self.live_or_refuse(interaction, route_)
-        if live is None:
-            return
+        live = await self.live_of(route_)
         self.seat_or_raise(live, interaction.user.id)
         if live.row.status != "playing":
             raise TableError("game_over")
@@ -472,9 +488,7 @@ class GameCog(commands.GroupCog):
         await self.publish(outcome)
 
     async def _rematch(self, interaction: discord.Interaction, route_: Route) -> None:
-        live = await self.live_or_refuse(interaction, route_)
-        if live is None:
-            return
+        live = await self.live_of(route_)
         if live.row.status != "finished":
             raise TableError("rematch_unfinished")
         self.seat_or_raise(live, interaction.user.id)

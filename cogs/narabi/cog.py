@@ -35,10 +35,6 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
     async def start_command(self, interaction: discord.Interaction, advanced: bool = False) -> None:
         await self.open_lobby(interaction, {"advanced": advanced})
 
-    @app_commands.command(name="rules", description=command_text("cmd.rules.description"))
-    async def rules_command(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(t("narabi.rules", interaction.locale), ephemeral=True)
-
     # == how things read ===================================================================
 
     def options_text(self, options: Mapping[str, Any], locale: str) -> str:
@@ -142,18 +138,6 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
             raise TableError("unknown_button")  # type: ignore[unreachable]
         await handler(interaction, route_)
 
-    async def _running(self, interaction: discord.Interaction, route_: Route,
-                       *, check_version: bool = True) -> tuple[LiveTable, Narabi, int] | None:
-        live = await self.live_or_refuse(interaction, route_)
-        if live is None:
-            return None
-        seat = self.seat_or_raise(live, interaction.user.id)
-        if live.row.status != "playing" or live.game is None:
-            raise TableError("game_over" if live.row.status == "finished" else "not_running")
-        if check_version and self.version_of(route_) != live.row.version:
-            raise TableError("stale")
-        return live, live.game, seat  # type: ignore[return-value]
-
     def _options(self, game: Narabi, ids: list[int], locale: str, owner_of: dict[int, int],
                  live: LiveTable, me: int) -> list[discord.SelectOption]:
         options = []
@@ -171,13 +155,8 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         return {c["id"]: seat for seat, row in enumerate(game.public_view()["rows"]) for c in row}
 
     async def _switch(self, interaction: discord.Interaction, route_: Route) -> None:
-        found = await self._running(interaction, route_)
-        if found is None:
-            return
-        live, game, seat = found
+        live, game, seat = await self.playing(interaction, route_, my_turn=True)
         locale = str(interaction.locale)
-        if game.to_move != seat:
-            raise TableError("not_your_turn")
         legal = game.legal_actions(seat)
         playable = {a["card"] for a in legal}
         mine = game.private_view(seat)["cards"]
@@ -192,10 +171,7 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
                    placeholder=t("narabi.switch.pick_placeholder", locale))))
 
     async def _pick(self, interaction: discord.Interaction, route_: Route) -> None:
-        found = await self._running(interaction, route_)
-        if found is None:
-            return
-        live, game, seat = found
+        live, game, seat = await self.playing(interaction, route_)
         locale = str(interaction.locale)
         card = _int_value(interaction)
         targets = [a["target"] for a in game.legal_actions(seat) if a["card"] == card]
@@ -215,10 +191,7 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
                    placeholder=t("narabi.switch.target_placeholder", locale)), back))
 
     async def _target(self, interaction: discord.Interaction, route_: Route) -> None:
-        found = await self._running(interaction, route_)
-        if found is None:
-            return
-        live, game, seat = found
+        live, game, seat = await self.playing(interaction, route_)
         locale = str(interaction.locale)
         card = _int_arg(route_, 1)
         target = _int_value(interaction)
@@ -252,10 +225,7 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
             raise TableError("narabi_no_asking")
 
     async def _ask(self, interaction: discord.Interaction, route_: Route) -> None:
-        found = await self._running(interaction, route_, check_version=False)
-        if found is None:
-            return
-        live, game, seat = found
+        live, game, seat = await self.playing(interaction, route_, check_version=False)
         self._asking_or_raise(live)
         locale = str(interaction.locale)
         owners = self._owners(game)
@@ -266,10 +236,7 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
                    placeholder=t("narabi.ask.pick_placeholder", locale))))
 
     async def _ask_card(self, interaction: discord.Interaction, route_: Route) -> None:
-        found = await self._running(interaction, route_, check_version=False)
-        if found is None:
-            return
-        live, game, seat = found
+        live, game, seat = await self.playing(interaction, route_, check_version=False)
         self._asking_or_raise(live)
         locale = str(interaction.locale)
         card = _int_value(interaction)
@@ -287,10 +254,7 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
             button(self.cid(live.id, "ask", live.row.version), t("button.back", locale))))
 
     async def _ask_with(self, interaction: discord.Interaction, route_: Route) -> None:
-        found = await self._running(interaction, route_, check_version=False)
-        if found is None:
-            return
-        live, game, seat = found
+        live, game, seat = await self.playing(interaction, route_, check_version=False)
         self._asking_or_raise(live)
         card, other = _int_arg(route_, 1), _int_value(interaction)
         owners = self._owners(game)
@@ -320,9 +284,7 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
                  other=other_text)
 
     async def _answer(self, interaction: discord.Interaction, route_: Route) -> None:
-        live = await self.live_or_refuse(interaction, route_)
-        if live is None:
-            return
+        live = await self.live_of(route_)
         seat = self.seat_or_raise(live, interaction.user.id)
         qid, answer = _int_arg(route_, 0), _int_arg(route_, 1)
         question = await self.bot.store.get_question(qid)

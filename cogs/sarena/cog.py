@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.games import IllegalAction
-from bot.games.sarena import Sarena, parse_move
+from bot.games.sarena import parse_move
 from bot.games.sarena.board import SIZE, SQUARE_INDEX
 from bot.games.sarena.chips import COLOURS
 from bot.i18n import t
@@ -72,10 +72,6 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
             return
         await ephemeral(interaction, self._done_text(outcome, str(interaction.locale)))
         await self.publish(outcome)
-
-    @app_commands.command(name="rules", description=command_text("cmd.rules.description"))
-    async def rules_command(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(t("sarena.rules", interaction.locale), ephemeral=True)
 
     # == how things read ===================================================================
 
@@ -160,21 +156,6 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
             raise TableError("unknown_button")
         await handler(interaction, route_)
 
-    async def _mover(self, interaction: discord.Interaction,
-                     route_: Route) -> tuple[LiveTable, Sarena] | None:
-        """The table, if the clicker is the seat to move and the click is for this turn."""
-        live = await self.live_or_refuse(interaction, route_)
-        if live is None:
-            return None
-        seat = self.seat_or_raise(live, interaction.user.id)
-        if live.row.status != "playing" or live.game is None:
-            raise TableError("game_over" if live.row.status == "finished" else "not_running")
-        if self.version_of(route_) != live.row.version:
-            raise TableError("stale")
-        if live.game.to_move != seat:
-            raise TableError("not_your_turn")
-        return live, live.game  # type: ignore[return-value]
-
     @staticmethod
     def _targets(view: Mapping[str, Any], square: str) -> list[str]:
         targets = [m.split("-")[1] for m in view["legal"] if m.split("-")[0] == square]
@@ -194,10 +175,7 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
                                                   targets=targets)[:100])
 
     async def _move(self, interaction: discord.Interaction, route_: Route) -> None:
-        found = await self._mover(interaction, route_)
-        if found is None:
-            return
-        live, game = found
+        live, game, _ = await self.playing(interaction, route_, my_turn=True)
         locale = str(interaction.locale)
         view = game.public_view()
         movable = view["movable"]
@@ -219,10 +197,7 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
                          view_of(*selects))
 
     async def _pile(self, interaction: discord.Interaction, route_: Route) -> None:
-        found = await self._mover(interaction, route_)
-        if found is None:
-            return
-        live, game = found
+        live, game, _ = await self.playing(interaction, route_, my_turn=True)
         locale = str(interaction.locale)
         values = (interaction.data or {}).get("values") or []
         square = values[0] if values and isinstance(values[0], str) else ""

@@ -104,10 +104,6 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         await ephemeral(interaction, t("sensei.move.done", locale, actions=format_turn(actions)))
         await self.publish(outcome)
 
-    @app_commands.command(name="rules", description=command_text("cmd.rules.description"))
-    async def rules_command(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(t("sensei.rules", interaction.locale), ephemeral=True)
-
     def _refusal_text(self, exc: TableError | IllegalAction, locale: str) -> str:
         reason = error_text(exc, self.game_key, locale)
         if isinstance(exc, IllegalAction) and "index" in exc.params:
@@ -229,20 +225,6 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
             raise TableError("unknown_button")
         await handler(interaction, route_)
 
-    async def _my_turn(self, interaction: discord.Interaction,
-                       route_: Route) -> tuple[LiveTable, Sensei, int] | None:
-        """The table, game and seat for a click that only looks (nothing applied yet)."""
-        live = await self.live_or_refuse(interaction, route_)
-        if live is None:
-            return None
-        seat = self.seat_or_raise(live, interaction.user.id)
-        game = self._sensei(live)
-        if self.version_of(route_) != live.row.version:
-            raise TableError("stale")
-        if game.to_move != seat:
-            raise TableError("not_your_turn")
-        return live, game, seat
-
     def _step(self, live: LiveTable, game: Sensei, seat: int, locale: str
               ) -> tuple[str, discord.ui.View | None]:
         """What the player to move sees next: what is done, what is left, what can move."""
@@ -279,17 +261,11 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         return "\n".join(lines), view_of(pick, end, undo)
 
     async def _move(self, interaction: discord.Interaction, route_: Route) -> None:
-        found = await self._my_turn(interaction, route_)
-        if found is None:
-            return
-        live, game, seat = found
+        live, game, seat = await self.playing(interaction, route_, my_turn=True)
         await self.show_step(interaction, *self._step(live, game, seat, str(interaction.locale)))
 
     async def _pick(self, interaction: discord.Interaction, route_: Route) -> None:
-        found = await self._my_turn(interaction, route_)
-        if found is None:
-            return
-        live, game, seat = found
+        live, game, seat = await self.playing(interaction, route_, my_turn=True)
         locale = str(interaction.locale)
         picked = _value(interaction)
         if picked == CHARACTER:

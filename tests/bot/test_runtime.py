@@ -258,3 +258,15 @@ async def test_commands_are_synced(harness):
     put = harness.fake.sent("PUT", "/commands")
     names = {c["name"] for c in put[0].json}
     assert {"narabi", "sensei", "sarena", "games", "stats", "history"} <= names
+    for game in ("narabi", "sensei", "sarena"):
+        group = next(c for c in put[0].json if c["name"] == game)
+        assert "rules" in {sub["name"] for sub in group["options"]}
+
+
+async def test_each_game_answers_its_own_rules(harness, players):
+    from bot.i18n import t
+
+    for game in ("narabi", "sensei", "sarena"):
+        token = await harness.command(players[0], game, "rules")
+        assert harness.reply_text(token) == t(f"{game}.rules")
+        assert harness.reply_flags(token) == [64]

@@ -13,7 +13,8 @@ import bot.tables as tables_module
 from bot.games.sarena.chips import COLOURS, DOWN, DOWN_SEEN, UP, UP_SEEN, pile_chips
 from bot.i18n import t
 from bot.testing.fake_discord import CHANNEL_ID, Member, components_of, find_component
-from tests.helpers import Table, board, custom_ids, ephemeral_reply, open_lobby, start_table
+from tests.helpers import (Table, board, custom_ids, ephemeral_reply, open_lobby, random_move,
+                           start_table)
 
 COLOUR_WORD = re.compile("|".join(COLOURS), re.IGNORECASE)
 
@@ -52,12 +53,11 @@ def thread_lines(h, table: Table) -> list[str]:
 
 async def sarena_move(h, table: Table, rng: random.Random) -> dict[str, Any] | None:
     """The player to move plays a random legal move through Move → pile → direction."""
-    live = await h.bot.tables.get(table.id)
-    if live is None or live.game is None or live.game.result() is not None:
+    picked = await random_move(h, table, rng)
+    if picked is None:
         return None
-    seat = live.game.to_move
-    player = table.players[seat]
-    action = rng.choice(live.game.legal_actions(seat))
+    player, action = picked
+    version = (await h.bot.tables.get(table.id)).row.version
     b = board(h, table)
     token = await h.click(player, b, find_component(b, "move")["custom_id"])
     step = ephemeral_reply(h, token)
@@ -65,7 +65,7 @@ async def sarena_move(h, table: Table, rng: random.Random) -> dict[str, Any] | N
     await h.click(player, step, pile["custom_id"], values=[action["from"]])
     step = h.fake.messages[int(step["id"])]
     go = next(c["custom_id"] for c in components_of(step)
-              if c["custom_id"].endswith(f":go:{live.row.version}.{action['from']}.{action['to']}"))
+              if c["custom_id"].endswith(f":go:{version}.{action['from']}.{action['to']}"))
     await h.click(player, step, go)
     assert h.fake.messages[int(step["id"])]["components"] == []  # the flow is closed
     return action
