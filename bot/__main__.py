@@ -21,6 +21,8 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     bench.add_argument("--quick", action="store_true", help="smaller samples (CI smoke run)")
     sub.add_parser("check", help="validate the configuration and the database, then exit")
+    from .arena import add_arguments
+    add_arguments(sub.add_parser("arena", help="play seeded AI-against-AI games and print win rates"))
     return parser
 
 
@@ -66,6 +68,9 @@ async def _check(settings: Settings) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     command = args.command or "run"
+    if command == "arena":
+        from .arena import main as arena_main
+        return arena_main(args)
     if command == "bench":
         from .bench import main as bench_main
         return bench_main(json_output=args.json, quick=args.quick)

@@ -6,22 +6,9 @@ they can be stored, logged and replayed without the rules module.
 """
 from __future__ import annotations
 
-import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping
-
-
-def rng_to_json(rng: random.Random) -> list[Any]:
-    """A Random's full state as JSON-able lists, so a restored game draws the same numbers."""
-    version, internal, gauss = rng.getstate()
-    return [version, list(internal), gauss]
-
-
-def rng_from_json(data: list[Any]) -> random.Random:
-    rng = random.Random()
-    rng.setstate((data[0], tuple(data[1]), data[2]))
-    return rng
 
 
 class IllegalAction(Exception):
@@ -121,13 +108,19 @@ class Game(ABC):
     def private_view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` alone may see (may be empty)."""
 
+    def public_history(self) -> list[dict[str, Any]]:
+        """Every action taken so far as the whole table saw it, oldest first (what an AI player
+        may remember). Each entry is JSON-able and names the acting seat."""
+        return []
+
     @abstractmethod
     def result(self) -> Result | None:
         """None while the game runs."""
 
     @abstractmethod
     def to_json(self) -> dict[str, Any]:
-        """Complete state, including the RNG state, such that from_json(to_json()) == self."""
+        """Complete state such that from_json(to_json()) == self. Randomness is drawn only
+        when a game is created (from its seed), so no generator state is kept."""
 
     @classmethod
     @abstractmethod

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar, Mapping
 
-from ..base import Game, IllegalAction, OptionSpec, Result, rng_from_json, rng_to_json
+from ..base import Game, IllegalAction, OptionSpec, Result
 from .conditions import allows
 from .deck import DECK, Deck
 from .ring import is_solved
@@ -31,7 +31,6 @@ class Narabi(Game):
         self.seats = 0
         self.advanced = False
         self.seed = 0
-        self.rng = random.Random(0)
         self.cards: dict[int, dict[str, Any]] = {}
         self.rows: list[list[int]] = []
         self.initial_rows: list[list[int]] = []
@@ -57,25 +56,25 @@ class Narabi(Game):
         game.seats = seats
         game.advanced = bool(options["advanced"])
         game.seed = seed
-        game.rng = random.Random(seed)
         game.max_turns = deck.max_turns
         game.ratings = [dict(r) for r in deck.ratings]
         game.defeat_rating = deck.defeat_rating
-        game._deal(deck)
+        game._deal(deck, random.Random(seed))
         return game
 
-    def _deal(self, deck: Deck) -> None:
+    def _deal(self, deck: Deck, rng: random.Random) -> None:
+        # The deal is the game's only draw: nothing random is kept in the state after it.
         setup = deck.setups[self.seats]
         in_play = [i for i in range(len(deck.stones)) if i not in setup.remove]
         for _ in range(MAX_DEALS):
             # Pair the whole deck first, then drop the removed stones with their conditions:
             # the same as drawing a random subset of conditions for the stones that stay.
             conditions = list(deck.conditions)
-            self.rng.shuffle(conditions)
+            rng.shuffle(conditions)
             self.cards = {i: {"number": deck.stones[i]["number"], "colour": deck.stones[i]["colour"],
                               "condition": dict(conditions[i])} for i in in_play}
             order = list(in_play)
-            self.rng.shuffle(order)
+            rng.shuffle(order)
             each = setup.cards_each
             self.rows = [order[s * each:(s + 1) * each] for s in range(self.seats)]
             self.first_seat = next(s for s, row in enumerate(self.rows)
@@ -282,7 +281,6 @@ class Narabi(Game):
             "seats": self.seats,
             "advanced": self.advanced,
             "seed": self.seed,
-            "rng": rng_to_json(self.rng),
             "cards": [{"id": i, "number": d["number"], "colour": d["colour"],
                        "condition": dict(d["condition"])} for i, d in sorted(self.cards.items())],
             "rows": [list(r) for r in self.rows],
@@ -305,7 +303,6 @@ class Narabi(Game):
         game.seats = int(data["seats"])
         game.advanced = bool(data["advanced"])
         game.seed = data["seed"]
-        game.rng = rng_from_json(data["rng"])
         game.cards = {int(c["id"]): {"number": c["number"], "colour": c["colour"],
                                      "condition": dict(c["condition"])} for c in data["cards"]}
         game.rows = [list(r) for r in data["rows"]]

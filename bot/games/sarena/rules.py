@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar, Mapping
 
-from ..base import Game, IllegalAction, OptionSpec, Result, rng_from_json, rng_to_json
+from ..base import Game, IllegalAction, OptionSpec, Result
 from .board import ARROW, CIRCLES, EDGE_ID, EDGES, NEIGHBOURS, SQUARE_NAMES, parse_square
 from .chips import COLOURS, DOWN, DOWN_SEEN, MAX_HEIGHT, UP, UP_SEEN, pile_chips
 from .position import Position
@@ -20,14 +20,13 @@ class Sarena(Game):
     max_seats: ClassVar[int] = 4
     options_spec: ClassVar[tuple[OptionSpec, ...]] = (OptionSpec("fair", (False, True)),)
 
-    def __init__(self, *, seats: int, options: dict[str, Any], seed: int, rng: random.Random,
+    def __init__(self, *, seats: int, options: dict[str, Any], seed: int,
                  colours: list[int], active: list[bool], position: Position,
                  to_move: int | None, moves: int, last_move: dict[str, Any] | None,
                  result: Result | None) -> None:
         self.seats = seats
         self.options = options
         self.seed = seed
-        self._rng = rng
         self._colours = colours
         self._active = active
         self._position = position
@@ -44,9 +43,9 @@ class Sarena(Game):
                 or not cls.min_seats <= seats <= cls.max_seats:
             raise ValueError(f"sarena: {seats!r} seats, expected {cls.min_seats}-{cls.max_seats}")
         options = cls.normalize_options(options)
-        rng = random.Random(seed)
-        opening = deal(rng, seats, options["fair"])
-        return cls(seats=seats, options=options, seed=seed, rng=rng, colours=opening.colours,
+        # The deal is the game's only draw: nothing random is kept in the state after it.
+        opening = deal(random.Random(seed), seats, options["fair"])
+        return cls(seats=seats, options=options, seed=seed, colours=opening.colours,
                    active=[True] * seats, position=Position.opening(opening.piles),
                    to_move=opening.first, moves=0, last_move=None, result=None)
 
@@ -217,7 +216,6 @@ class Sarena(Game):
             "seats": self.seats,
             "options": dict(self.options),
             "seed": self.seed,
-            "rng": rng_to_json(self._rng),
             "colours": list(self._colours),
             "active": list(self._active),
             "piles": list(self._position.piles),
@@ -234,7 +232,7 @@ class Sarena(Game):
             raise ValueError(f"sarena: unsupported state version {data.get('version')!r}")
         result = data["result"]
         return cls(seats=data["seats"], options=cls.normalize_options(data["options"]),
-                   seed=data["seed"], rng=rng_from_json(data["rng"]),
+                   seed=data["seed"],
                    colours=list(data["colours"]), active=list(data["active"]),
                    position=Position(list(data["piles"]), list(data["heights"])),
                    to_move=data["to_move"], moves=data["moves"],

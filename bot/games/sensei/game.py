@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from ..base import Game, IllegalAction, OptionSpec, Result, rng_from_json, rng_to_json
+from ..base import Game, IllegalAction, OptionSpec, Result
 from .barrier import loses_to_barrier
 from .board import COLOURS, EMPTY, HOME_RANK, PIT, SIZE, parse_square, rank_of, square_name
 from .layouts import PITS, SETUPS
@@ -44,7 +44,7 @@ class Sensei(Game):
     def __init__(self, *, options: dict[str, Any], cells: list[int], characters: list[int],
                  active: int, first: int, turn: int, current: list[dict[str, str]],
                  last_turn: dict[str, Any] | None, draw_offer: int | None,
-                 result: Result | None, rng: random.Random) -> None:
+                 result: Result | None) -> None:
         self.options = options
         self.cells = cells
         self.characters = characters
@@ -55,7 +55,6 @@ class Sensei(Game):
         self.last_turn = last_turn
         self.draw_offer = draw_offer
         self._result = result
-        self.rng = rng
         self.slide = options["version"] == ARASHI
 
     # ----------------------------------------------------------------- creation / copying
@@ -64,8 +63,8 @@ class Sensei(Game):
         if seats != 2:
             raise ValueError("sensei is played by exactly 2 seats")
         options = cls.normalize_options(options)
-        rng = random.Random(seed)
-        first = rng.randrange(2) if options["first"] == "random" else FIRST_SEAT[options["first"]]
+        # Who moves first is the game's only draw: nothing random is kept in the state.
+        first = random.Random(seed).randrange(2) if options["first"] == "random" else FIRST_SEAT[options["first"]]
         cells = [EMPTY] * (SIZE * SIZE)
         for sq in PITS[options["board"]]:
             cells[sq] = PIT
@@ -76,16 +75,14 @@ class Sensei(Game):
             characters.append(character)
         return cls(options=options, cells=cells, characters=characters, active=first,
                    first=first, turn=1, current=[], last_turn=None, draw_offer=None,
-                   result=None, rng=rng)
+                   result=None)
 
     def copy(self) -> "Sensei":
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
         return Sensei(options=dict(self.options), cells=list(self.cells),
                       characters=list(self.characters), active=self.active, first=self.first,
                       turn=self.turn, current=[dict(a) for a in self.current],
                       last_turn=_copy_turn(self.last_turn), draw_offer=self.draw_offer,
-                      result=self._result, rng=rng)
+                      result=self._result)
 
     # ----------------------------------------------------------------- queries
     @property
@@ -365,7 +362,6 @@ class Sensei(Game):
             "last_turn": _copy_turn(self.last_turn),
             "draw_offer": self.draw_offer,
             "result": None if self._result is None else self._result.to_json(),
-            "rng": rng_to_json(self.rng),
         }
 
     @classmethod
@@ -382,8 +378,7 @@ class Sensei(Game):
                    active=data["active"], first=data["first"], turn=data["turn"],
                    current=[dict(a) for a in data["current"]],
                    last_turn=_copy_turn(data["last_turn"]), draw_offer=data["draw_offer"],
-                   result=None if data["result"] is None else Result.from_json(data["result"]),
-                   rng=rng_from_json(data["rng"]))
+                   result=None if data["result"] is None else Result.from_json(data["result"]))
 
 
 def _copy_turn(turn: Mapping[str, Any] | None) -> dict[str, Any] | None:

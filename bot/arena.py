@@ -1,0 +1,133 @@
+"""`python -m bot arena`: seeded AI-against-AI matches, win rates with 95 % intervals, think times.
+
+Two-sided games (Sensei, Sàréná) give level A one seat (rotating through the seats game by game)
+and level B every other seat. Narabi is cooperative: every seat plays level A and the figure is
+the team's win rate.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .ai import LEVELS, choose_action, seat_view
+from .games import game_class
+
+DEFAULT_SEATS = {"narabi": 3, "sensei": 2, "sarena": 2}
+#: a game still running after this many actions is scored as a draw (random Sensei play can
+#: wander for ever; the AIs should never get near it)
+MAX_ACTIONS = {"narabi": 200, "sensei": 1200, "sarena": 400}
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    unfinished: int = 0
+    think: dict[str, list[float]] = field(default_factory=dict)
+
+    @property
+    def score(self) -> float:
+        """Wins plus half the draws, per game."""
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+
+def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a proportion ``p`` observed over ``n`` trials."""
+    if n == 0:
+        return 0.0, 1.0
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def play_one(game_key: str, levels: list[str], options: dict[str, Any], seed: int,
+             think: dict[str, list[float]]) -> Any:
+    """One game with ``levels[seat]`` at each seat; returns its Result (None if capped)."""
+    cls = game_class(game_key)
+    game = cls.new(len(levels), options, seed)
+    for ply in range(MAX_ACTIONS[game_key]):
+        if game.result() is not None:
+            break
+        seat = game.to_move
+        level = levels[seat]
+        view = seat_view(game, seat)
+        started = time.perf_counter()
+        action = choose_action(game_key, view, level, seed=seed * 10_007 + ply)
+        think.setdefault(level, []).append(time.perf_counter() - started)
+        game.apply(seat, action)
+    return game.result()
+
+
+def run(game_key: str, a: str, b: str, games: int, seed: int, seats: int | None = None,
+        options: dict[str, Any] | None = None) -> Tally:
+    seats = seats or DEFAULT_SEATS[game_key]
+    options = game_class(game_key).normalize_options(options)
+    tally = Tally()
+    for i in range(games):
+        if game_key == "narabi":
+            levels, mine = [a] * seats, None
+        else:
+            mine = i % seats
+            levels = [a if s == mine else b for s in range(seats)]
+        result = play_one(game_key, levels, options, seed * 1_000_003 + i, tally.think)
+        tally.games += 1
+        if result is None:
+            tally.unfinished += 1
+            tally.draws += 1
+        elif game_key == "narabi":
+            tally.wins += bool(result.winners)
+        elif mine in result.winners and len(result.winners) == 1 and not result.draw:
+            tally.wins += 1
+        elif mine in result.winners or (result.draw and not result.winners):
+            tally.draws += 1
+    return tally
+
+
+def report(game_key: str, a: str, b: str, tally: Tally) -> str:
+    low, high = wilson(tally.score, tally.games)
+    who = f"{a} team" if game_key == "narabi" else f"{a} vs {b}"
+    lines = [f"{game_key}: {who}, {tally.games} games: score {tally.score:.1%} "
+             f"(95 % CI {low:.1%}–{high:.1%}); {tally.wins} won, {tally.draws} drawn"
+             + (f" ({tally.unfinished} capped)" if tally.unfinished else "")
+             + f", {tally.games - tally.wins - tally.draws} lost"]
+    for level, times in sorted(tally.think.items()):
+        lines.append(f"  think {level}: p50 {percentile(times, 50) * 1000:.1f} ms, "
+                     f"p95 {percentile(times, 95) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms "
+                     f"over {len(times)} moves")
+    return "\n".join(lines)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", choices=sorted(DEFAULT_SEATS))
+    parser.add_argument("--a", default="hard", choices=LEVELS, help="the level measured")
+    parser.add_argument("--b", default="random", choices=LEVELS, help="its opponents' level")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seats", type=int, default=None, help="players per game")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a game option, e.g. version=shizukana or fair=true")
+
+
+def _option_value(text: str) -> Any:
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def main(args: argparse.Namespace) -> int:
+    options = {}
+    for item in args.option:
+        name, _, value = item.partition("=")
+        options[name] = _option_value(value)
+    tally = run(args.game, args.a, args.b, args.games, args.seed, args.seats, options)
+    print(report(args.game, args.a, args.b, tally))
+    return 0
