@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
+import signal
 import sys
 
 from .config import ConfigError, Settings
@@ -43,6 +43,7 @@ async def _run(settings: Settings) -> int:
 
     store = await _open_store(settings)
     bot = TabletopBot(settings, store)
+    stop_on_signals(bot)
     try:
         async with bot:
             await bot.start(settings.token)
@@ -56,6 +57,17 @@ async def _run(settings: Settings) -> int:
               file=sys.stderr)
         return 1
     return 0
+
+
+def stop_on_signals(bot) -> None:
+    """SIGINT (Ctrl-C) and SIGTERM (a host stopping the worker) shut the bot down cleanly:
+    interactions under way finish, the last write is committed, the exit code is 0."""
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.shutdown()))
+        except (NotImplementedError, RuntimeError):  # not on this platform or thread
+            pass
 
 
 async def _check(settings: Settings) -> int:
@@ -79,8 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     load_dotenv(find_dotenv(usecwd=True))
     try:
         settings = Settings.from_env()
-        logging.basicConfig(level=settings.log_level,
-                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        from .logs import configure
+        configure(settings.log_level)
         return asyncio.run(_check(settings) if command == "check" else _run(settings))
     except ConfigError as exc:
         return _fail(str(exc))

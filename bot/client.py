@@ -1,20 +1,32 @@
-"""The Discord client: opens the store, restores tables, loads the game cogs, syncs commands."""
+"""The Discord client: opens the store, restores tables, loads the game cogs, syncs commands,
+repairs what fell behind, and shuts down without dropping what is under way."""
 from __future__ import annotations
 
+import asyncio
 import logging
 import pkgutil
+from contextlib import contextmanager
+from typing import Iterator
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from .config import Settings
-from .ui.translator import CatalogTranslator
-from .store import Store
+from .i18n import t
+from .store import Store, StoreFailure
 from .tables import TableService
+from .ui.reconcile import Reconciler
+from .ui.replies import ephemeral
 from .ui.router import Router
 from .ui.routing import Routed
+from .ui.translator import CatalogTranslator
+from .upkeep import Upkeep
 
 log = logging.getLogger(__name__)
+
+#: seconds a shutdown waits for the interactions under way
+SHUTDOWN_GRACE = 5.0
 
 
 def extensions() -> list[str]:
@@ -25,20 +37,55 @@ def extensions() -> list[str]:
             if not m.name.startswith("_")]
 
 
+class Tree(app_commands.CommandTree):
+    """Every slash command is counted while it runs and answered whatever goes wrong."""
+
+    async def _call(self, interaction: discord.Interaction) -> None:
+        with self.client.in_flight():  # type: ignore[attr-defined]
+            await super()._call(interaction)
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return not self.client.closing  # type: ignore[attr-defined]
+
+    async def on_error(self, interaction: discord.Interaction,
+                       error: app_commands.AppCommandError, /) -> None:
+        cause = getattr(error, "original", error)
+        if self.client.closing:  # type: ignore[attr-defined]
+            key = "error.restarting"
+        elif isinstance(error, app_commands.NoPrivateMessage) or (
+                isinstance(error, app_commands.TransformerError) and interaction.guild_id is None):
+            key = "error.guild_only"
+        elif isinstance(cause, StoreFailure):
+            key = "error.store_failed"
+        else:
+            name = interaction.command.qualified_name if interaction.command else "?"
+            log.error("command /%s failed", name, exc_info=cause)
+            key = "error.internal"
+        try:
+            await ephemeral(interaction, "⚠️ " + t(key, interaction.locale))
+        except discord.HTTPException as exc:
+            log.warning("could not answer a failed command: %s", exc.status)
+
+
 class TabletopBot(commands.Bot):
     def __init__(self, settings: Settings, store: Store, *, sync_commands: bool = True) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channel and thread objects for the game messages
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None,
+                         help_command=None, tree_cls=Tree,
                          allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
                                                                   users=True))
         self.settings = settings
         self.store = store
         self.tables = TableService(store)
-        self.router = Router()
+        self.router = Router(self.tables)
+        self.reconciler = Reconciler(self)
+        self.upkeep = Upkeep(store, self.tables, settings, self.reconciler.mark, store.clock)
         self.restored = 0
+        self.closing = False
         self._sync = sync_commands
+        self._in_flight = 0
+        self._repaired_at_start = False
 
     async def setup_hook(self) -> None:
         self.restored = await self.tables.restore()
@@ -48,6 +95,20 @@ class TabletopBot(commands.Bot):
             await self.load_extension(name)
         if self._sync:
             await self.sync_commands()
+        await self.repair_all()
+        self.upkeep.start()
+
+    async def repair_all(self) -> int:
+        """Queue every table whose messages are behind the store (after a stop at any moment:
+        a board one turn behind, a start half done, a log line or a private message unsent)."""
+        if self._repaired_at_start:
+            return 0
+        self._repaired_at_start = True
+        behind = await self.store.tables_behind()
+        self.reconciler.mark_all(behind)
+        if behind:
+            log.info("%d tables have messages to bring up to date", len(behind))
+        return len(behind)
 
     async def sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -60,6 +121,14 @@ class TabletopBot(commands.Bot):
             synced = await self.tree.sync()
             log.info("synced %d global commands (may take up to an hour to appear)", len(synced))
 
+    @contextmanager
+    def in_flight(self) -> Iterator[None]:
+        self._in_flight += 1
+        try:
+            yield
+        finally:
+            self._in_flight -= 1
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         await self.router.on_unrouted(interaction)
 
@@ -68,7 +137,24 @@ class TabletopBot(commands.Bot):
         log.info("ready as %s (%s) in %d servers; %d unfinished tables restored",
                  self.user, self.user.id, len(self.guilds), self.restored)
 
+    async def shutdown(self, grace: float = SHUTDOWN_GRACE) -> None:
+        """Stop taking interactions, let those under way finish (``grace`` seconds at most),
+        stop the background work, then close Discord and, after its last write, the store."""
+        if self.closing:
+            return
+        self.closing = True
+        log.info("shutting down: finishing %d interactions under way", self._in_flight)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        while self._in_flight and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+        await self.upkeep.stop()
+        await self.reconciler.stop()
+        await self.close()
+        log.info("stopped cleanly")
+
     async def close(self) -> None:
+        self.closing = True
         try:
             await super().close()
         finally:

@@ -18,12 +18,19 @@ class ConfigError(Exception):
     """A configuration problem, worded as what the server owner should fix."""
 
 
+DEFAULT_LOBBY_TTL_HOURS = 24.0
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str
     database_path: Path
     dev_guild_id: int | None
     log_level: str
+    #: a lobby nobody joins, leaves or starts for this long is closed
+    lobby_ttl_hours: float = DEFAULT_LOBBY_TTL_HOURS
+    #: finished and cancelled tables older than this are deleted (None: kept for ever)
+    retention_days: float | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, *, require_token: bool = True) -> "Settings":
@@ -45,8 +52,26 @@ class Settings:
         if level not in _LOG_LEVELS:
             raise ConfigError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}, got {level!r}.")
         path = Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH)
+        ttl = _positive(env, "LOBBY_TTL_HOURS", "hours, e.g. 24")
+        retention = _positive(env, "RETENTION_DAYS", "days, e.g. 365, or leave it empty to keep "
+                                                    "every finished game")
         return cls(token=token, database_path=path, dev_guild_id=int(guild) if guild else None,
-                   log_level=level)
+                   log_level=level,
+                   lobby_ttl_hours=DEFAULT_LOBBY_TTL_HOURS if ttl is None else ttl,
+                   retention_days=retention)
+
+
+def _positive(env: Mapping[str, str], name: str, unit: str) -> float | None:
+    text = env.get(name, "").strip()
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise ConfigError(f"{name} must be a positive number of {unit}; got {text!r}.")
+    return value
 
 
 def check_database_path(path: Path) -> None:

@@ -1,22 +1,28 @@
-"""SQLite persistence (aiosqlite, WAL): tables, seats, game state, action log, results.
+"""SQLite persistence (aiosqlite, WAL): tables, seats, game state, action log, results, outbox.
 
 Everything a click changes is written in one transaction and committed before the click is
-answered, so a crash never loses an acknowledged move.
+answered, so a crash never loses an acknowledged move. The messages that announce a change
+(log line, direct messages, the end of a game) are queued in the outbox by that same
+transaction, so a stop between the commit and Discord can delay them but never lose them.
 """
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import os
 import sqlite3
 import time
-from contextlib import asynccontextmanager
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterable
+from typing import Any, Awaitable, Callable, Iterable
 
 import aiosqlite
 
 from .config import ConfigError
+
+log = logging.getLogger(__name__)
 
 # Each entry moves the schema from version i to i + 1. Never edit a shipped entry: append.
 MIGRATIONS: tuple[str, ...] = (
@@ -93,9 +99,37 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE game_tables ADD COLUMN invited_id INTEGER;
     """,
+    # Surfaces (what the lobby and board messages show), an outbox of one-shot messages
+    # written in the same transaction as the change they announce, and finished games kept as
+    # seed + packed action log only.
+    """
+    ALTER TABLE game_tables ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE game_tables ADD COLUMN lobby_rev INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE game_tables ADD COLUMN board_version INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE game_tables ADD COLUMN packed_log BLOB;
+    ALTER TABLE game_tables ADD COLUMN closed_reason TEXT;
+    UPDATE game_tables SET board_version = version;
+    UPDATE game_tables SET state = NULL WHERE status IN ('finished', 'cancelled');
+    CREATE INDEX surfaces_behind ON game_tables(id)
+        WHERE board_version < version OR lobby_rev < rev;
+    CREATE INDEX closed_tables ON game_tables(updated_at) WHERE status IN ('finished','cancelled');
+    CREATE INDEX open_lobbies ON game_tables(updated_at) WHERE status = 'lobby';
+    CREATE TABLE outbox (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id   INTEGER NOT NULL REFERENCES game_tables(id) ON DELETE CASCADE,
+        kind       TEXT    NOT NULL,
+        payload    TEXT    NOT NULL,
+        created_at REAL    NOT NULL
+    );
+    CREATE INDEX outbox_table ON outbox(table_id, id);
+    """,
 )
 
+
 UNFINISHED = ("lobby", "playing")
+#: how long a write waits for another program's lock: short enough that the click that asked
+#: for it still gets its answer inside Discord's three seconds
+BUSY_TIMEOUT_MS = 1500
 
 
 class StoreError(Exception):
@@ -106,6 +140,53 @@ class LobbyExists(StoreError):
     def __init__(self, table_id: int) -> None:
         super().__init__(f"channel already has lobby {table_id}")
         self.table_id = table_id
+
+
+class StaleWrite(StoreError):
+    """The table moved on since it was read (another click or another process won)."""
+
+
+class StoreFailure(StoreError):
+    """The database could not read or write. ``cause`` is one of CAUSES, for the log line
+    and for a short answer to the player; nothing was changed."""
+
+    CAUSES = {
+        "full": "the disk (or the database's size limit) is full",
+        "read_only": "the database file or its folder is read-only",
+        "locked": "another program holds a lock on the database",
+        "missing": "the database file was deleted while the bot was running",
+        "replaced": "the database file was replaced while the bot was running",
+        "io": "the disk reported an input/output error",
+        "damaged": "the database file is damaged",
+        "closed": "the database is closed (the bot is shutting down)",
+        "other": "an unexpected database error",
+    }
+
+    def __init__(self, cause: str, detail: str = "") -> None:
+        super().__init__(f"{self.CAUSES.get(cause, cause)}" + (f" ({detail})" if detail else ""))
+        self.cause = cause
+
+
+def classify(exc: BaseException) -> str:
+    """Which CAUSES entry a sqlite3 error is, from its extended code when Python gives one."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    text = str(exc).lower()
+    if name.startswith("SQLITE_FULL") or "disk is full" in text or "database or disk is full" in text:
+        return "full"
+    if name.startswith("SQLITE_READONLY") or "readonly" in text or "read-only" in text:
+        return "read_only"
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
+        return "locked"
+    if name.startswith("SQLITE_IOERR") or "i/o error" in text:
+        return "io"
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "malformed" in text \
+            or "not a database" in text:
+        return "damaged"
+    if name.startswith("SQLITE_CANTOPEN") or "unable to open" in text:
+        return "missing"
+    if isinstance(exc, ValueError) and "closed" in text:
+        return "closed"
+    return "other"
 
 
 @dataclass
@@ -134,6 +215,13 @@ class TableRow:
     state: dict[str, Any] | None = None
     rematch_of: int | None = None
     invited_id: int | None = None
+    #: bumped by every change the lobby message shows (seats, status)
+    rev: int = 0
+    #: the ``rev`` the lobby message shows, and the ``version`` the board message shows
+    lobby_rev: int = 0
+    board_version: int = -1
+    closed_reason: str | None = None
+    updated_at: float = 0.0
     seats: list[SeatRow] = field(default_factory=list)
 
     @property
@@ -150,52 +238,126 @@ class TableRow:
     def game_channel_id(self) -> int:
         return self.thread_id or self.channel_id
 
+    @property
+    def board_behind(self) -> bool:
+        return self.status in ("playing", "finished") and (
+            self.board_version < self.version or self.board_message_id is None)
+
+    @property
+    def lobby_behind(self) -> bool:
+        return self.lobby_message_id is not None and self.lobby_rev < self.rev
+
 
 _TABLE_COLUMNS = ("id, game, guild_id, channel_id, host_id, status, options, locale, thread_id, "
-                  "lobby_message_id, board_message_id, seed, version, state, rematch_of, invited_id")
+                  "lobby_message_id, board_message_id, seed, version, state, rematch_of, invited_id, "
+                  "rev, lobby_rev, board_version, closed_reason, updated_at")
 
 
 def _row_to_table(row: sqlite3.Row | tuple) -> TableRow:
     (id_, game, guild_id, channel_id, host_id, status, options, locale, thread_id, lobby_id,
-     board_id, seed, version, state, rematch_of, invited_id) = row
+     board_id, seed, version, state, rematch_of, invited_id, rev, lobby_rev, board_version,
+     closed_reason, updated_at) = row
     return TableRow(id=id_, game=game, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
                     status=status, options=json.loads(options), locale=locale,
                     thread_id=thread_id, lobby_message_id=lobby_id, board_message_id=board_id,
                     seed=seed, version=version, state=json.loads(state) if state else None,
-                    rematch_of=rematch_of, invited_id=invited_id)
+                    rematch_of=rematch_of, invited_id=invited_id, rev=rev, lobby_rev=lobby_rev,
+                    board_version=board_version, closed_reason=closed_reason,
+                    updated_at=updated_at)
 
 
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"))
 
 
+def pack_log(log: list[tuple[int, dict[str, Any]]]) -> bytes:
+    """A finished game's action log, compressed: JSON actions repeat their keys, so zlib
+    brings a 60-turn Sensei game from about 7 KB to under 1 KB."""
+    return zlib.compress(_dumps([[seat, action] for seat, action in log]).encode(), 9)
+
+
+def unpack_log(blob: bytes) -> list[tuple[int, dict[str, Any]]]:
+    return [(seat, action) for seat, action in json.loads(zlib.decompress(blob))]
+
+
+Job = Callable[[aiosqlite.Connection], Awaitable[Any]]
+
+
 class Store:
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    """One writer connection shared through a group commit, one reader connection.
+
+    Every write is a job queued for the writer task, which runs all the jobs waiting at that
+    moment in one transaction (each inside its own savepoint, so one refused job does not undo
+    the others) and commits once: many tables committing together share one fsync instead of
+    queueing behind each other's. Readers use their own connection and see committed data only.
+    """
+
+    def __init__(self, db: aiosqlite.Connection, reader: aiosqlite.Connection | None = None,
+                 path: Path | None = None) -> None:
         self._db = db
-        # One connection is shared by every coroutine: transactions must not interleave.
-        self._write_lock = asyncio.Lock()
+        self._reader = reader or db
+        self.path = path
+        self._identity: tuple[int, int] | None = None
+        self._queue: list[tuple[Job, asyncio.Future]] = []
+        self._writer: asyncio.Task | None = None
+        self._closed = False
+        #: a cause from StoreFailure.CAUSES once the file was found deleted or replaced
+        self.broken: str | None = None
+        #: the clock for created/updated times (tests move it by hand)
+        self.clock: Callable[[], float] = time.time
+        self.commits = 0
+        self.batches = 0
+        self._logged: dict[str, float] = {}
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> "Store":
         path = Path(path)
-        if str(path) != ":memory:":
-            from .config import check_database_path
-            check_database_path(path)
+        from .config import check_database_path
+        check_database_path(path)
         try:
             db = await aiosqlite.connect(str(path), isolation_level=None)
         except sqlite3.Error as exc:
             raise ConfigError(f"cannot open the database {path}: {exc}") from None
-        store = cls(db)
+        store = cls(db, path=path)
         try:
             await store._prepare(synchronous)
-        except sqlite3.DatabaseError as exc:
+            store._reader = await aiosqlite.connect(str(path), isolation_level=None)
+            await store._reader.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        except sqlite3.Error as exc:
             await db.close()
+            if classify(exc) == "locked":
+                raise ConfigError(f"the database {path} is locked by another program (another "
+                                  "copy of the bot, or a backup or editing tool): stop it and "
+                                  "start again.") from None
             raise ConfigError(f"the database file {path} is damaged or not a SQLite database "
                               f"({exc}): restore a backup or move it away to start fresh.") from None
+        store._identity = store._stat()
         return store
+
+    def _stat(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.path) if self.path else None
+        except FileNotFoundError:
+            return None
+        return None if st is None else (st.st_dev, st.st_ino)
+
+    def check_file(self) -> str | None:
+        """'missing' or 'replaced' when the file the bot opened is no longer at its path (a
+        deleted file keeps working for this process and is gone at the next start)."""
+        if self.path is None or self._identity is None:
+            return None
+        now = self._stat()
+        cause = "missing" if now is None else "replaced" if now != self._identity else None
+        if cause and self.broken is None:
+            self.broken = cause
+            log.critical("DATABASE %s: %s. Every write is refused from now on so that nothing "
+                         "is acknowledged and then lost; restore the file and restart the bot.",
+                         self.path, StoreFailure.CAUSES[cause].upper())
+        return self.broken
 
     async def _prepare(self, synchronous: str) -> None:
         db = self._db
+        await db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         async with db.execute("PRAGMA quick_check") as cur:
             verdict = (await cur.fetchone())[0]
         if verdict != "ok":
@@ -203,7 +365,6 @@ class Store:
         await db.execute("PRAGMA journal_mode=WAL")
         await db.execute(f"PRAGMA synchronous={synchronous}")
         await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
         await self.migrate()
 
     async def migrate(self) -> int:
@@ -213,31 +374,123 @@ class Store:
             raise sqlite3.DatabaseError(
                 f"schema version {current} is newer than this bot ({len(MIGRATIONS)})")
         for version in range(current, len(MIGRATIONS)):
-            async with self.transaction() as db:
-                for statement in MIGRATIONS[version].split(";"):
-                    if statement.strip():
-                        await db.execute(statement)
-                await db.execute(f"PRAGMA user_version={version + 1}")
-        return len(MIGRATIONS)
-
-    async def close(self) -> None:
-        await self._db.close()
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._write_lock:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
-                yield self._db
+                for statement in MIGRATIONS[version].split(";"):
+                    if statement.strip():
+                        await self._db.execute(statement)
+                await self._db.execute(f"PRAGMA user_version={version + 1}")
             except BaseException:
                 await self._db.execute("ROLLBACK")
                 raise
+            await self._db.execute("COMMIT")
+        return len(MIGRATIONS)
+
+    async def close(self) -> None:
+        """Close after the last queued write has been committed."""
+        if self._closed:
+            return
+        if self._writer is not None and not self._writer.done():
+            await asyncio.shield(self._writer)
+        self._closed = True
+        if self._reader is not self._db:
+            await self._reader.close()
+        await self._db.close()
+
+    # -- the group commit -------------------------------------------------------------------
+
+    async def write(self, job: Job) -> Any:
+        """Run ``job(connection)`` inside a committed transaction; returns what it returned.
+        Raises what the job raised (its changes undone), or StoreFailure."""
+        if self._closed:
+            raise StoreFailure("closed")
+        future = asyncio.get_running_loop().create_future()
+        self._queue.append((job, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._drain(), name="tabletop-store-writer")
+        return await future
+
+    async def _drain(self) -> None:
+        while self._queue:
+            batch, self._queue = self._queue, []
+            await self._commit_batch(batch)
+
+    async def _commit_batch(self, batch: list[tuple[Job, asyncio.Future]]) -> None:
+        db = self._db
+        broken = self.check_file()
+        if broken:
+            return self._fail(batch, StoreFailure(broken))
+        try:
+            await db.execute("BEGIN IMMEDIATE")
+        except (sqlite3.Error, ValueError) as exc:
+            return self._fail(batch, self._failure(exc))
+        outcomes: list[tuple[asyncio.Future, Any, BaseException | None]] = []
+        for index, (job, future) in enumerate(batch):
+            try:
+                await db.execute("SAVEPOINT job")
+                try:
+                    value = await job(db)
+                except (sqlite3.IntegrityError, StoreError, KeyError, TypeError) as exc:
+                    # The job's own refusal (a rule of the schema, a stale version) or its own
+                    # bug: undo that job alone, the others in the batch stand.
+                    await db.execute("ROLLBACK TO job")
+                    await db.execute("RELEASE job")
+                    outcomes.append((future, None, exc))
+                    continue
+                await db.execute("RELEASE job")
+            except (sqlite3.Error, ValueError) as exc:
+                # The database itself failed (full, I/O, closed …): SQLite may already have
+                # rolled the whole transaction back, so nothing of this batch is saved. The
+                # jobs before this one fail with it; the ones after are tried in a new batch.
+                await self._rollback()
+                self._fail(batch[:index + 1], self._failure(exc))
+                self._queue[:0] = batch[index + 1:]
+                return
+            outcomes.append((future, value, None))
+        try:
+            await db.execute("COMMIT")
+        except (sqlite3.Error, ValueError) as exc:
+            await self._rollback()
+            return self._fail(batch, self._failure(exc))
+        self.batches += 1
+        self.commits += len(batch)
+        for future, value, error in outcomes:
+            if future.done():
+                continue
+            if error is None:
+                future.set_result(value)
             else:
-                await self._db.execute("COMMIT")
+                future.set_exception(error)
+
+    async def _rollback(self) -> None:
+        try:
+            await self._db.execute("ROLLBACK")
+        except (sqlite3.Error, ValueError):
+            pass  # already rolled back by SQLite itself
+
+    def _failure(self, exc: BaseException) -> StoreFailure:
+        cause = classify(exc)
+        failure = StoreFailure(cause, str(exc))
+        now = time.monotonic()
+        # One line per cause and minute: a full disk must not flood the log it may share.
+        if now - self._logged.get(cause, -1e9) > 60:
+            self._logged[cause] = now
+            log.error("database write failed: %s. Nothing was saved; players are asked to "
+                      "try again. (%s)", StoreFailure.CAUSES.get(cause, cause), exc)
+        return failure
+
+    @staticmethod
+    def _fail(batch: list[tuple[Job, asyncio.Future]], error: BaseException) -> None:
+        for _, future in batch:
+            if not future.done():
+                future.set_exception(error)
 
     async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
-        async with self._db.execute(sql, tuple(params)) as cur:
-            return list(await cur.fetchall())
+        try:
+            async with self._reader.execute(sql, tuple(params)) as cur:
+                return list(await cur.fetchall())
+        except (sqlite3.Error, ValueError) as exc:
+            raise self._failure(exc) from None
 
     # -- tables ---------------------------------------------------------------------------
 
@@ -247,26 +500,32 @@ class Store:
                            seats: list[tuple[int, str]] | None = None,
                            invited_id: int | None = None) -> TableRow:
         """A new lobby; raises LobbyExists when the channel already has one."""
-        now = time.time()
+        now = self.clock()
         seat_list = seats or [(host_id, host_name)]
-        async with self.transaction() as db:
-            rows = await self._fetchall(
-                "SELECT id FROM game_tables WHERE channel_id=? AND status='lobby'", (channel_id,))
-            if rows:
-                raise LobbyExists(rows[0][0])
+
+        async def job(db: aiosqlite.Connection) -> int:
+            async with db.execute("SELECT id FROM game_tables WHERE channel_id=? AND status='lobby'",
+                                  (channel_id,)) as cur:
+                row = await cur.fetchone()
+            if row:
+                raise LobbyExists(row[0])
             cur = await db.execute(
                 "INSERT INTO game_tables (game, guild_id, channel_id, host_id, status, options, "
-                "locale, rematch_of, invited_id, created_at, updated_at) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                "locale, rematch_of, invited_id, created_at, updated_at, rev, lobby_rev, "
+                "board_version) VALUES (?,?,?,?,?,?,?,?,?,?,?,1,0,-1)",
                 (game, guild_id, channel_id, host_id, "lobby", _dumps(options), locale,
                  rematch_of, invited_id, now, now))
             table_id = cur.lastrowid
             await db.executemany(
                 "INSERT INTO seats (table_id, seat, user_id, name) VALUES (?,?,?,?)",
                 [(table_id, i, uid, name) for i, (uid, name) in enumerate(seat_list)])
+            return table_id
+
+        table_id = await self.write(job)
         table = TableRow(id=table_id, game=game, guild_id=guild_id, channel_id=channel_id,
                          host_id=host_id, status="lobby", options=dict(options), locale=locale,
-                         rematch_of=rematch_of, invited_id=invited_id)
+                         rematch_of=rematch_of, invited_id=invited_id, rev=1, lobby_rev=0,
+                         board_version=-1, updated_at=now)
         table.seats = [SeatRow(i, uid, name) for i, (uid, name) in enumerate(seat_list)]
         return table
 
@@ -305,6 +564,14 @@ class Store:
             tables[table_id].seats.append(SeatRow(seat, user_id, name, bool(dm_open)))
         return list(tables.values())
 
+    async def tables_behind(self) -> list[int]:
+        """Tables with a Discord surface behind the stored truth or messages still to post."""
+        rows = await self._fetchall(
+            "SELECT id FROM game_tables WHERE board_version < version OR lobby_rev < rev "
+            "UNION SELECT table_id FROM outbox "
+            "UNION SELECT id FROM game_tables WHERE status = 'playing' AND board_message_id IS NULL")
+        return sorted(r[0] for r in rows)
+
     async def game_state(self, table_id: int) -> dict[str, Any] | None:
         rows = await self._fetchall("SELECT state FROM game_tables WHERE id=?", (table_id,))
         return json.loads(rows[0][0]) if rows and rows[0][0] else None
@@ -318,55 +585,115 @@ class Store:
         return [r[0] for r in rows]
 
     async def set_seats(self, table_id: int, seats: list[SeatRow]) -> None:
-        async with self.transaction() as db:
+        async def job(db: aiosqlite.Connection) -> None:
             await db.execute("DELETE FROM seats WHERE table_id=?", (table_id,))
             await db.executemany(
                 "INSERT INTO seats (table_id, seat, user_id, name, dm_open) VALUES (?,?,?,?,?)",
                 [(table_id, s.seat, s.user_id, s.name, int(s.dm_open)) for s in seats])
-            await db.execute("UPDATE game_tables SET updated_at=? WHERE id=?",
-                             (time.time(), table_id))
+            await db.execute("UPDATE game_tables SET rev=rev+1, updated_at=? WHERE id=?",
+                             (self.clock(), table_id))
+
+        await self.write(job)
 
     async def update_table(self, table_id: int, **fields: Any) -> None:
-        allowed = {"thread_id", "lobby_message_id", "board_message_id", "status", "host_id"}
+        """Change lobby-level fields; a status or host change is something the lobby shows."""
+        allowed = {"status", "host_id", "closed_reason"}
         if not fields or set(fields) - allowed:
             raise ValueError(f"cannot update {sorted(set(fields) - allowed)}")
         assignments = ", ".join(f"{k}=?" for k in fields)
-        async with self.transaction() as db:
-            await db.execute(f"UPDATE game_tables SET {assignments}, updated_at=? WHERE id=?",
-                             (*fields.values(), time.time(), table_id))
+
+        async def job(db: aiosqlite.Connection) -> None:
+            await db.execute(f"UPDATE game_tables SET {assignments}, rev=rev+1, updated_at=? "
+                             "WHERE id=?", (*fields.values(), self.clock(), table_id))
+
+        await self.write(job)
+
+    async def set_surface(self, table_id: int, **fields: Any) -> None:
+        """Record what a Discord surface now shows (message ids, thread, shown versions). Not
+        a change of the table: its ``updated_at`` stays the time of the last real change."""
+        allowed = {"thread_id", "lobby_message_id", "board_message_id", "lobby_rev",
+                   "board_version"}
+        if not fields or set(fields) - allowed:
+            raise ValueError(f"cannot set {sorted(set(fields) - allowed)}")
+        assignments = ", ".join(f"{k}=?" for k in fields)
+
+        async def job(db: aiosqlite.Connection) -> None:
+            await db.execute(f"UPDATE game_tables SET {assignments} WHERE id=?",
+                             (*fields.values(), table_id))
+
+        await self.write(job)
 
     async def set_dm_open(self, table_id: int, seat: int, is_open: bool) -> None:
-        async with self.transaction() as db:
+        async def job(db: aiosqlite.Connection) -> None:
             await db.execute("UPDATE seats SET dm_open=? WHERE table_id=? AND seat=?",
                              (int(is_open), table_id, seat))
 
+        await self.write(job)
+
     async def start_game(self, table_id: int, seed: int, state: dict[str, Any],
-                         thread_id: int | None) -> None:
-        async with self.transaction() as db:
-            await db.execute(
+                         thread_id: int | None = None,
+                         outbox: list[tuple[str, dict[str, Any]]] = ()) -> None:
+        """Lobby → playing, with the start's remaining steps queued in the outbox."""
+        now = self.clock()
+
+        async def job(db: aiosqlite.Connection) -> None:
+            cur = await db.execute(
                 "UPDATE game_tables SET status='playing', seed=?, state=?, version=0, "
-                "thread_id=?, updated_at=? WHERE id=? AND status='lobby'",
-                (seed, _dumps(state), thread_id, time.time(), table_id))
+                "board_version=-1, thread_id=?, rev=rev+1, updated_at=? "
+                "WHERE id=? AND status='lobby'",
+                (seed, _dumps(state), thread_id, now, table_id))
+            if cur.rowcount != 1:
+                raise StaleWrite(f"table {table_id} is no longer a lobby")
+            await self._queue_outbox(db, table_id, outbox, now)
+
+        await self.write(job)
+
+    async def _queue_outbox(self, db: aiosqlite.Connection, table_id: int,
+                            items: Iterable[tuple[str, dict[str, Any]]], now: float) -> None:
+        await db.executemany(
+            "INSERT INTO outbox (table_id, kind, payload, created_at) VALUES (?,?,?,?)",
+            [(table_id, kind, _dumps(payload), now) for kind, payload in items])
 
     async def record_actions(self, table: TableRow, *, user_id: int,
                              actions: list[tuple[int, dict[str, Any]]], state: dict[str, Any],
                              result: dict[str, Any] | None = None,
-                             outcomes: list[tuple[int, int, str]] | None = None) -> None:
-        """Append accepted actions (seat, action) and the state they produced (and the result if
-        the game ended) in one transaction. ``table.version`` is the number of the last action."""
-        now = time.time()
-        status = "finished" if result is not None else "playing"
+                             outcomes: list[tuple[int, int, str]] | None = None,
+                             outbox: list[tuple[str, dict[str, Any]]] = ()) -> None:
+        """Append accepted actions (seat, action), the state they produced and the messages
+        that announce them, in one transaction. ``table.version`` is the number of the last
+        action; the write is refused (StaleWrite) unless the stored table is still at the
+        version before them. A game that ends is kept as seed + packed log + result."""
+        now = self.clock()
         first = table.version - len(actions) + 1
-        async with self.transaction() as db:
+
+        async def job(db: aiosqlite.Connection) -> None:
             await db.executemany(
                 "INSERT INTO actions (table_id, n, seat, user_id, action, at) VALUES (?,?,?,?,?,?)",
                 [(table.id, first + i, seat, user_id, _dumps(action), now)
                  for i, (seat, action) in enumerate(actions)])
-            await db.execute(
-                "UPDATE game_tables SET state=?, version=?, status=?, updated_at=? WHERE id=?",
-                (_dumps(state), table.version, status, now, table.id))
+            if result is None:
+                cur = await db.execute(
+                    "UPDATE game_tables SET state=?, version=?, updated_at=? "
+                    "WHERE id=? AND version=? AND status='playing'",
+                    (_dumps(state), table.version, now, table.id, first - 1))
+            else:
+                async with db.execute("SELECT seat, action FROM actions WHERE table_id=? "
+                                      "ORDER BY n", (table.id,)) as cur:
+                    full_log = [(seat, json.loads(a)) for seat, a in await cur.fetchall()]
+                cur = await db.execute(
+                    "UPDATE game_tables SET state=NULL, packed_log=?, version=?, "
+                    "status='finished', rev=rev+1, updated_at=? "
+                    "WHERE id=? AND version=? AND status='playing'",
+                    (pack_log(full_log), table.version, now, table.id, first - 1))
+            if cur.rowcount != 1:
+                raise StaleWrite(f"table {table.id} moved on")
             if result is not None:
                 await self._insert_result(db, table, result, outcomes or [], now)
+                await db.execute("DELETE FROM actions WHERE table_id=?", (table.id,))
+                await db.execute("DELETE FROM questions WHERE table_id=?", (table.id,))
+            await self._queue_outbox(db, table.id, outbox, now)
+
+        await self.write(job)
 
     async def record_action(self, table: TableRow, *, seat: int, user_id: int,
                             action: dict[str, Any], state: dict[str, Any],
@@ -386,19 +713,49 @@ class Store:
             [(table.id, seat, uid, outcome) for seat, uid, outcome in outcomes])
 
     async def actions(self, table_id: int) -> list[tuple[int, dict[str, Any]]]:
+        """The whole action log: packed for a finished game, one row per action otherwise."""
+        packed = await self._fetchall("SELECT packed_log FROM game_tables WHERE id=?", (table_id,))
+        if packed and packed[0][0] is not None:
+            return unpack_log(packed[0][0])
         rows = await self._fetchall(
             "SELECT seat, action FROM actions WHERE table_id=? ORDER BY n", (table_id,))
         return [(seat, json.loads(action)) for seat, action in rows]
+
+    # -- the outbox -----------------------------------------------------------------------
+
+    async def outbox(self, table_id: int) -> list[tuple[int, str, dict[str, Any]]]:
+        rows = await self._fetchall(
+            "SELECT id, kind, payload FROM outbox WHERE table_id=? ORDER BY id", (table_id,))
+        return [(i, kind, json.loads(payload)) for i, kind, payload in rows]
+
+    async def outbox_done(self, item_id: int) -> None:
+        async def job(db: aiosqlite.Connection) -> None:
+            await db.execute("DELETE FROM outbox WHERE id=?", (item_id,))
+
+        await self.write(job)
+
+    async def queue_outbox(self, table_id: int, items: list[tuple[str, dict[str, Any]]]) -> None:
+        async def job(db: aiosqlite.Connection) -> None:
+            await self._queue_outbox(db, table_id, items, self.clock())
+
+        await self.write(job)
 
     # -- questions (Narabi's asking; not part of the rules state) -------------------------
 
     async def add_question(self, table_id: int, turn: int, asker: int, asked: int,
                            payload: dict[str, Any]) -> int:
-        async with self.transaction() as db:
+        """Record a question and queue its post in the thread, in one transaction."""
+        now = self.clock()
+
+        async def job(db: aiosqlite.Connection) -> int:
             cur = await db.execute(
                 "INSERT INTO questions (table_id, turn, asker, asked, payload, created_at) "
-                "VALUES (?,?,?,?,?,?)", (table_id, turn, asker, asked, _dumps(payload), time.time()))
-            return cur.lastrowid
+                "VALUES (?,?,?,?,?,?)", (table_id, turn, asker, asked, _dumps(payload), now))
+            question_id = cur.lastrowid
+            await self._queue_outbox(db, table_id, [("question", {"id": question_id})], now)
+            return question_id
+
+        return await self.write(job)
 
     async def get_question(self, question_id: int) -> dict[str, Any] | None:
         rows = await self._fetchall(
@@ -412,10 +769,31 @@ class Store:
 
     async def answer_question(self, question_id: int, answer: bool) -> bool:
         """Record the answer once; False when it was already answered."""
-        async with self.transaction() as db:
+        async def job(db: aiosqlite.Connection) -> bool:
             cur = await db.execute("UPDATE questions SET answer=? WHERE id=? AND answer IS NULL",
                                    (int(answer), question_id))
             return cur.rowcount == 1
+
+        return await self.write(job)
+
+    # -- data lifecycle ---------------------------------------------------------------------
+
+    async def stale_lobbies(self, idle_since: float) -> list[int]:
+        """Lobbies nobody joined, left or started since ``idle_since``."""
+        rows = await self._fetchall(
+            "SELECT id FROM game_tables WHERE status='lobby' AND updated_at < ?", (idle_since,))
+        return [r[0] for r in rows]
+
+    async def purge_closed(self, before: float) -> int:
+        """Delete finished and cancelled tables (with their seats, results and logs) whose
+        last change is older than ``before``; returns how many."""
+        async def job(db: aiosqlite.Connection) -> int:
+            cur = await db.execute(
+                "DELETE FROM game_tables WHERE status IN ('finished','cancelled') "
+                "AND updated_at < ? AND id NOT IN (SELECT table_id FROM outbox)", (before,))
+            return cur.rowcount
+
+        return await self.write(job)
 
     # -- history and stats ----------------------------------------------------------------
 

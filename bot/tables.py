@@ -9,13 +9,17 @@ import asyncio
 import logging
 import secrets
 import weakref
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from .games import Game, IllegalAction, Result, game_class
-from .store import LobbyExists, SeatRow, Store, TableRow
+from .store import LobbyExists, SeatRow, StaleWrite, Store, StoreFailure, TableRow
 
 log = logging.getLogger(__name__)
+
+#: finished or cancelled tables kept in memory after they close, while their messages catch up
+RECENT_CLOSED = 256
 
 
 class TableError(Exception):
@@ -62,6 +66,24 @@ class Outcome:
     private_changed: dict[int, tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=dict)
 
 
+def closed_error(status: str) -> TableError:
+    """The refusal for a click on a table that is not running, naming what it really is."""
+    return TableError({"lobby": "not_running", "finished": "game_over"}.get(status, "table_closed"))
+
+
+def announcements(outcome: "Outcome", next_seat: int | None, version: int) -> list[tuple[str, dict[str, Any]]]:
+    """The outbox items an accepted action queues in its own transaction: the log line, the
+    private updates, and the end of the game."""
+    items: list[tuple[str, dict[str, Any]]] = [
+        ("log", {"seat": outcome.seat, "action": outcome.action, "events": outcome.events,
+                 "next": next_seat, "version": version})]
+    items += [("dm", {"seat": seat, "before": before, "after": after})
+              for seat, (before, after) in outcome.private_changed.items()]
+    if outcome.result is not None:
+        items += [("over", {}), ("after", {})]
+    return items
+
+
 def outcomes_for(result: Result, seats: list[SeatRow]) -> list[tuple[int, int, str]]:
     rows = []
     for s in seats:
@@ -77,6 +99,7 @@ class TableService:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._cache: dict[int, LiveTable] = {}
+        self._recent: OrderedDict[int, LiveTable] = OrderedDict()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def lock(self, table_id: int) -> asyncio.Lock:
@@ -104,7 +127,7 @@ class TableService:
         return len(rows)
 
     async def get(self, table_id: int) -> LiveTable | None:
-        live = self._cache.get(table_id)
+        live = self._cache.get(table_id) or self._recent.get(table_id)
         if live is None:
             row = await self.store.get_table(table_id)
             return None if row is None else self._live(row)
@@ -113,6 +136,17 @@ class TableService:
             # Another coroutine may have loaded (and moved) the game while this one awaited.
             if live.game is None and state is not None:
                 live.game = live.cls.from_json(state)
+        return live
+
+    async def with_game(self, table_id: int) -> LiveTable | None:
+        """The table with its game, a finished one rebuilt from seed and action log (a finished
+        game keeps no state of its own)."""
+        live = await self.get(table_id)
+        if live is not None and live.game is None and live.row.status == "finished" \
+                and live.row.seed is not None:
+            log_rows = await self.store.actions(table_id)
+            live.game = live.cls.replay(len(live.row.seats), live.row.options, live.row.seed,
+                                        log_rows)
         return live
 
     def unfinished_ids(self, game_key: str) -> list[int]:
@@ -136,6 +170,10 @@ class TableService:
     def _forget_if_over(self, live: LiveTable) -> None:
         if live.row.status not in ("lobby", "playing"):
             self._cache.pop(live.id, None)
+            # Its surfaces are brought up to date right after; keep it at hand for that.
+            self._recent[live.id] = live
+            while len(self._recent) > RECENT_CLOSED:
+                self._recent.popitem(last=False)
 
     # -- lobby ----------------------------------------------------------------------------
 
@@ -158,14 +196,16 @@ class TableService:
             raise TableError("lobby_exists", table=exc.table_id) from None
         return self._live(row)
 
-    async def set_lobby_message(self, table_id: int, message_id: int) -> None:
-        live = await self._require(table_id)
-        live.row.lobby_message_id = message_id
-        await self.store.update_table(table_id, lobby_message_id=message_id)
+    async def set_surface(self, live: LiveTable, **fields: Any) -> None:
+        """Record what a Discord surface of the table now shows (message ids, versions)."""
+        await self.store.set_surface(live.id, **fields)
+        for name, value in fields.items():
+            setattr(live.row, name, value)
 
     def _require_lobby(self, live: LiveTable) -> None:
         if live.row.status != "lobby":
-            raise TableError("not_lobby" if live.row.status == "playing" else "table_closed")
+            raise TableError("not_lobby" if live.row.status in ("playing", "finished")
+                             else "table_closed")
 
     async def join(self, table_id: int, user_id: int, name: str) -> LiveTable:
         async with self.lock(table_id):
@@ -180,6 +220,7 @@ class TableService:
             seats = [*live.row.seats, SeatRow(len(live.row.seats), user_id, name)]
             await self.store.set_seats(table_id, seats)
             live.row.seats = seats
+            live.row.rev += 1
             return live
 
     async def leave(self, table_id: int, user_id: int) -> LiveTable:
@@ -191,16 +232,31 @@ class TableService:
                 raise TableError("not_seated")
             remaining = [s for s in live.row.seats if s.user_id != user_id]
             if not remaining:
-                await self.store.update_table(table_id, status="cancelled")
-                live.row.status = "cancelled"
-                self._forget_if_over(live)
+                await self._close(live, "cancelled")
                 return live
             seats = [SeatRow(i, s.user_id, s.name, s.dm_open) for i, s in enumerate(remaining)]
             await self.store.set_seats(table_id, seats)
             live.row.seats = seats
+            live.row.rev += 1
             if live.row.host_id == user_id:
+                await self.store.update_table(table_id, host_id=seats[0].user_id)
                 live.row.host_id = seats[0].user_id
-                await self.store.update_table(table_id, host_id=live.row.host_id)
+                live.row.rev += 1
+            return live
+
+    async def _close(self, live: LiveTable, reason: str) -> None:
+        await self.store.update_table(live.id, status="cancelled", closed_reason=reason)
+        live.row.status, live.row.closed_reason = "cancelled", reason
+        live.row.rev += 1
+        self._forget_if_over(live)
+
+    async def expire(self, table_id: int) -> LiveTable | None:
+        """Close a lobby nobody started in time (None if it is no longer a lobby)."""
+        async with self.lock(table_id):
+            live = await self.get(table_id)
+            if live is None or live.row.status != "lobby":
+                return None
+            await self._close(live, "expired")
             return live
 
     async def cancel(self, table_id: int, user_id: int, *, can_manage: bool) -> LiveTable:
@@ -209,9 +265,7 @@ class TableService:
             self._require_lobby(live)
             if user_id != live.row.host_id and not can_manage:
                 raise TableError("host_only_cancel")
-            await self.store.update_table(table_id, status="cancelled")
-            live.row.status = "cancelled"
-            self._forget_if_over(live)
+            await self._close(live, "cancelled")
             return live
 
     def check_startable(self, live: LiveTable, user_id: int) -> None:
@@ -222,24 +276,30 @@ class TableService:
             raise TableError("seat_count", min=live.cls.min_seats, max=live.cls.max_seats,
                              count=len(live.row.seats))
 
-    async def start(self, table_id: int, user_id: int, thread_id: int | None,
+    async def start(self, table_id: int, user_id: int, *, use_thread: bool,
                     seed: int | None = None) -> LiveTable:
-        """Deal and start. Call under ``lock(table_id)`` after ``check_startable`` (the caller
-        opens the thread in between, so a double click cannot open two)."""
-        live = await self._require(table_id)
-        self.check_startable(live, user_id)
-        seed = secrets.randbits(63) if seed is None else seed
-        game = live.cls.new(len(live.row.seats), live.row.options, seed)
-        await self.store.start_game(table_id, seed, game.to_json(), thread_id)
-        live.row.status, live.row.seed, live.row.version = "playing", seed, 0
-        live.row.thread_id = thread_id
-        live.game = game
-        return live
-
-    async def set_board_message(self, table_id: int, message_id: int) -> None:
-        live = await self._require(table_id)
-        live.row.board_message_id = message_id
-        await self.store.update_table(table_id, board_message_id=message_id)
+        """Deal and start. The rest of the start (thread, announcement, board, private hands)
+        is queued in the outbox by the same commit, so a stop at any point finishes it later.
+        ``use_thread``: whether a thread may be opened from the lobby message."""
+        async with self.lock(table_id):
+            live = await self._require(table_id)
+            self.check_startable(live, user_id)
+            seed = secrets.randbits(63) if seed is None else seed
+            game = live.cls.new(len(live.row.seats), live.row.options, seed)
+            steps: list[tuple[str, dict[str, Any]]] = [("thread", {"use": use_thread}),
+                                                       ("announce", {})]
+            steps += [("dm", {"seat": seat, "hand": True}) for seat in range(len(live.row.seats))
+                      if game.private_view(seat)]
+            try:
+                await self.store.start_game(table_id, seed, game.to_json(), outbox=steps)
+            except StaleWrite:
+                self._cache.pop(table_id, None)
+                raise TableError("not_lobby") from None
+            live.row.status, live.row.seed, live.row.version = "playing", seed, 0
+            live.row.board_version = -1
+            live.row.rev += 1
+            live.game = game
+            return live
 
     async def set_dm_open(self, live: LiveTable, seat: int, is_open: bool) -> bool:
         """Remember whether a player's DMs work; True when that changed."""
@@ -269,7 +329,7 @@ class TableService:
             live = await self._require(table_id, game_key)
             row = live.row
             if row.status != "playing" or live.game is None:
-                raise TableError("not_running" if row.status == "lobby" else "game_over")
+                raise closed_error(row.status)
             seat = row.seat_of(user_id)
             if seat is None:
                 raise TableError("not_seated")
@@ -287,26 +347,32 @@ class TableService:
                 events.extend(game.apply(seat, action))  # raises IllegalAction, state untouched
                 applied.append(action)
             result = game.result()
-            row.version += len(applied)
-            try:
-                await self.store.record_actions(
-                    row, user_id=user_id, actions=[(seat, a) for a in applied],
-                    state=game.to_json(), result=None if result is None else result.to_json(),
-                    outcomes=None if result is None else outcomes_for(result, row.seats))
-            except BaseException:
-                # The in-memory game already moved on; drop it so the stored truth is reloaded.
-                self._cache.pop(table_id, None)
-                raise
-            live.game = game
-            if result is not None:
-                row.status = "finished"
-                self._forget_if_over(live)
             changed = {}
             for s in range(len(row.seats)):
                 after = game.private_view(s)
                 if after != before[s]:
                     changed[s] = (before[s], after)
-            return Outcome(live, seat, applied[-1], events, result, changed)
+            outcome = Outcome(live, seat, applied[-1], events, result, changed)
+            version = row.version + len(applied)
+            row.version = version
+            try:
+                await self.store.record_actions(
+                    row, user_id=user_id, actions=[(seat, a) for a in applied],
+                    state=game.to_json(), result=None if result is None else result.to_json(),
+                    outcomes=None if result is None else outcomes_for(result, row.seats),
+                    outbox=announcements(outcome, game.to_move, version))
+            except BaseException as exc:
+                # The in-memory game already moved on; drop it so the stored truth is reloaded.
+                self._cache.pop(table_id, None)
+                if isinstance(exc, StaleWrite):
+                    raise TableError("stale") from None
+                raise
+            live.game = game
+            if result is not None:
+                row.status = "finished"
+                row.rev += 1
+                self._forget_if_over(live)
+            return outcome
 
     async def rebuild(self, table_id: int) -> Game:
         """The game rebuilt from options + seed + action log (proves the log is complete)."""
@@ -317,4 +383,5 @@ class TableService:
         return game_class(row.game).replay(len(row.seats), row.options, row.seed, log_rows)
 
 
-__all__ = ["TableService", "TableError", "LiveTable", "Outcome", "IllegalAction", "outcomes_for"]
+__all__ = ["TableService", "TableError", "LiveTable", "Outcome", "IllegalAction", "outcomes_for",
+           "closed_error", "StoreFailure"]

@@ -81,3 +81,13 @@ async def narabi_switch(h: Harness, table: Table, rng: random.Random) -> dict[st
     step = h.fake.messages[int(step["id"])]
     await h.click(player, step, find_component(step, "confirm")["custom_id"])
     return action
+
+
+async def final_state(h: Harness, table_id: int) -> dict[str, Any]:
+    """The state of a game that just ended, as the bot holds it in memory. The store keeps
+    no state for a finished game (only seed, action log and result), which this checks."""
+    row = await h.bot.store.get_table(table_id)
+    assert row.status == "finished" and row.state is None
+    live = await h.bot.tables.get(table_id)
+    assert live is not None and live.game is not None
+    return live.game.to_json()

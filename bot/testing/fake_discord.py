@@ -67,9 +67,19 @@ class FakeDiscord:
         self.threads: dict[int, dict[str, Any]] = {}
         self.dm_channels: dict[int, int] = {}   # dm channel id -> user id
         self.closed_dms: set[int] = set()
+        self.deleted_channels: set[int] = set()
         self.deny_threads = False
         self.interaction_replies: dict[str, list[dict[str, Any]]] = {}
         self.acked_at: dict[str, float] = {}
+        #: the bot's permissions in the channel, as interactions report them
+        self.app_permissions = ALL_PERMISSIONS
+        #: channel ids where posting and editing are refused (a permission taken away)
+        self.forbidden_channels: set[int] = set()
+        #: seconds every REST call takes (Discord is not instant; the bench sets it)
+        self.latency = 0.0
+        #: a callable run before each REST request; it may raise to make the request fail
+        self.before_request: Any = None
+        self._deferred_thinking: set[str] = set()
 
     # -- queries for tests ----------------------------------------------------------------
 
@@ -145,8 +155,14 @@ class FakeDiscord:
     async def rest(self, route: discord.http.Route, **kwargs: Any) -> Any:
         body, files = self._body(kwargs)
         method, path = route.method, route.url.split("/api/v10", 1)[-1]
+        if self.latency:
+            await asyncio.sleep(self.latency)
+        if self.before_request is not None:
+            self.before_request(method, path)
         self.requests.append(Request(method, path, body, files))
         parts = path.strip("/").split("/")
+        if parts[0] == "channels" and len(parts) >= 2 and int(parts[1]) in self.forbidden_channels:
+            raise self.forbidden(50013, "Missing Permissions")
         if parts[:2] == ["users", "@me"] and parts[2:] == ["channels"]:
             user_id = int(body["recipient_id"])
             channel_id = next((c for c, u in self.dm_channels.items() if u == user_id), None)
@@ -156,19 +172,28 @@ class FakeDiscord:
                     "last_message_id": None}
         if parts[0] == "channels" and len(parts) >= 3 and parts[2] == "messages":
             channel_id = int(parts[1])
+            if channel_id in self.deleted_channels:
+                raise discord.NotFound(_Response(404, "Not Found"),
+                                       {"code": 10003, "message": "Unknown Channel"})
             if len(parts) == 3 and method == "POST":
                 if self.dm_channels.get(channel_id) in self.closed_dms:
                     raise self.forbidden(50007, "Cannot send messages to this user")
                 return self._message(channel_id, body or {}, files)
             message_id = int(parts[3])
-            if len(parts) == 4 and method == "PATCH":
+            if len(parts) == 4 and method in ("PATCH", "DELETE"):
                 if message_id not in self.messages:
                     raise discord.NotFound(_Response(404, "Not Found"),
                                            {"code": 10008, "message": "Unknown Message"})
+                if method == "DELETE":
+                    del self.messages[message_id]
+                    return None
                 return self._edit(message_id, body or {}, files)
             if len(parts) == 5 and parts[4] == "threads" and method == "POST":
                 if self.deny_threads:
                     raise self.forbidden(50013, "Missing Permissions")
+                if message_id in self.threads:
+                    raise discord.HTTPException(_Response(400, "Bad Request"), {
+                        "code": 160004, "message": "A thread has already been created for this message"})
                 thread_id = message_id  # Discord gives a thread started from a message its id
                 thread = {"id": str(thread_id), "type": 11, "guild_id": str(GUILD_ID),
                           "parent_id": str(channel_id), "name": body["name"],
@@ -209,6 +234,12 @@ class FakeDiscord:
             token = parts[2]
             channel_id = self._interaction_channels[token]
             if len(parts) == 3 and route.method == "POST":  # follow-up
+                if token in self._deferred_thinking:
+                    # The first follow-up after "thinking…" replaces that placeholder.
+                    self._deferred_thinking.discard(token)
+                    message = self._edit(self._original[token], body or {}, got_files)
+                    self.interaction_replies.setdefault(token, []).append(body)
+                    return message
                 flags = (body or {}).get("flags", 0)
                 message = self._message(channel_id, body or {}, got_files, flags=flags)
                 self.interaction_replies.setdefault(token, []).append(body)
@@ -236,6 +267,12 @@ class FakeDiscord:
         elif kind == 7:  # update the clicked message
             message = self._edit(self._clicked_message[token], data, files)
             self._original[token] = int(message["id"])
+        elif kind == 6:  # deferred update: the clicked message is the one to edit later
+            self._original[token] = self._clicked_message[token]
+        elif kind == 5:  # "thinking…": a placeholder the first follow-up fills in
+            message = self._message(channel_id, {"content": ""}, [], flags=data.get("flags", 0))
+            self._original[token] = int(message["id"])
+            self._deferred_thinking.add(token)
         response = {"interaction": {"id": str(snowflake()), "type": 3,
                                     "response_message_id": message["id"] if message else None,
                                     "response_message_loading": kind == 5,
@@ -282,14 +319,19 @@ class Harness:
         return harness
 
     async def settle(self) -> None:
-        """Wait until every task the bot started (command invokers, dynamic items) is done."""
+        """Wait until every task the bot started (command invokers, dynamic items) is done and
+        every table's messages have been brought up to date."""
         current = asyncio.current_task()
+        reconciler = getattr(self.bot, "reconciler", None)
         for _ in range(100):
             pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()
                        and (t.get_name().startswith(("discord-ui", "CommandTree", "discord.py: ")))]
-            if not pending:
+            if pending:
+                await asyncio.gather(*pending, return_exceptions=True)
+            elif reconciler is not None and not reconciler.idle:
+                await reconciler.wait_idle()
+            else:
                 return
-            await asyncio.gather(*pending, return_exceptions=True)
         raise AssertionError("tasks did not settle")
 
     def _base(self, member: Member, channel_id: int, kind: int) -> tuple[str, dict[str, Any]]:
@@ -307,7 +349,7 @@ class Harness:
                        "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False, "mute": False,
                        "permissions": member.permissions, "flags": 0, "nick": None},
             "locale": member.locale, "guild_locale": "en-US",
-            "app_permissions": ALL_PERMISSIONS, "entitlements": [],
+            "app_permissions": self.fake.app_permissions, "entitlements": [],
             "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
             "attachment_size_limit": 8 * 1024 * 1024,
         }

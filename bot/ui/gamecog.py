@@ -16,8 +16,12 @@ from discord.ext import commands
 
 from ..games import Game, IllegalAction
 from ..i18n import t
-from ..tables import LiveTable, Outcome, TableError
-from .replies import ephemeral, refuse
+from ..store import StoreFailure
+from ..tables import LiveTable, Outcome, TableError, closed_error
+from .limits import clip, CONTENT, EMBED_DESCRIPTION, THREAD_NAME
+from .permissions import REQUIRED, missing_for_game, missing_from_error, missing_in_channel
+from .reconcile import SurfaceBlocked
+from .replies import ephemeral, refuse, update_message
 from .routing import Route, button, route, view_of
 from .translator import command_text
 
@@ -30,6 +34,9 @@ BOARD_FILE = "board.png"
 MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 NO_MENTIONS = discord.AllowedMentions.none()
 LOBBY_VERBS = ("join", "leave", "start", "cancel")
+#: Discord: "A thread has already been created for this message" (its id is the message's)
+THREAD_EXISTS = 160004
+UNKNOWN_CHANNEL = 10003
 COLOUR = {"lobby": 0x5865F2, "playing": 0x57F287, "finished": 0xFEE75C, "cancelled": 0x99AAB5}
 
 
@@ -53,22 +60,6 @@ class GameCog(commands.GroupCog):
 
     async def cog_load(self) -> None:
         self.bot.router.register(self)
-        self._boards_checked = False
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        """After a restart, post the board of any game that started but never got one (the
-        bot stopped between committing the start and posting): its buttons live there."""
-        if self._boards_checked:
-            return
-        self._boards_checked = True
-        for table_id in self.tables.unfinished_ids(self.game_key):
-            live = await self.tables.get(table_id)
-            if live is not None and live.row.status == "playing" and live.row.board_message_id is None:
-                try:
-                    await self.refresh_board(live)
-                except discord.HTTPException as exc:
-                    log.warning("table %s: could not post its board: %s", table_id, exc)
 
     async def cog_unload(self) -> None:
         self.bot.router.unregister(self.game_key)
@@ -152,7 +143,55 @@ class GameCog(commands.GroupCog):
             else:
                 await self.handle(interaction, route_)
         except (TableError, IllegalAction) as exc:
-            await refuse(interaction, exc, self.game_key)
+            await self.refuse(interaction, exc, route_)
+
+    async def refuse(self, interaction: discord.Interaction, exc: TableError | IllegalAction,
+                     route_: Route | None = None) -> None:
+        """Answer a refused click. A click on a public message that is behind the table (a
+        board that missed a turn) repairs that message first and says what changed."""
+        if isinstance(exc, TableError) and exc.code == "stale" and route_ is not None \
+                and interaction.message is not None and not interaction.message.flags.ephemeral:
+            await self._refresh_behind(interaction, route_.table)
+            return
+        await refuse(interaction, exc, self.game_key)
+
+    async def _refresh_behind(self, interaction: discord.Interaction, table_id: int) -> None:
+        locale = interaction.locale
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            repaired = await self.bot.reconciler.sync(table_id)
+        except SurfaceBlocked as exc:
+            await ephemeral(interaction, "⚠️ " + self.blocked_text(exc.missing, locale))
+            return
+        except (discord.HTTPException, StoreFailure, OSError) as exc:
+            log.warning("table %s: refresh on a click failed: %s", table_id, type(exc).__name__)
+            await ephemeral(interaction, "⚠️ " + t("error.refresh_failed", locale))
+            return
+        live = await self.tables.with_game(table_id)
+        if live is None or live.game is None:
+            await ephemeral(interaction, "⚠️ " + t("error.stale", locale))
+            return
+        if not repaired:
+            await ephemeral(interaction, "⚠️ " + t("error.stale", locale) + "\n"
+                            + t("board.current", locale, link=self.board_link(live)))
+            return
+        status = (self.result_text(live, locale) if live.row.status == "finished"
+                  else self.status_text(live, locale))
+        await ephemeral(interaction, t("board.refreshed", locale, status=status,
+                                       link=self.board_link(live)))
+
+    def blocked_text(self, missing: list[str], locale: Any) -> str:
+        if not missing:
+            names = ", ".join(f"**{t(f'perm.{name}', locale)}**"
+                              for name in (*REQUIRED, "send_messages_in_threads"))
+            return t("error.missing_permissions_unknown", locale, permissions=names)
+        names = ", ".join(f"**{t(f'perm.{name}', locale)}**" for name in missing)
+        return t("error.missing_permissions", locale, permissions=names)
+
+    def board_link(self, live: LiveTable) -> str:
+        return (f"https://discord.com/channels/{live.row.guild_id or '@me'}/"
+                f"{live.row.game_channel_id}/{live.row.board_message_id}")
 
     async def live_of(self, route_: Route) -> LiveTable:
         live = await self.tables.get(route_.table)
@@ -168,7 +207,7 @@ class GameCog(commands.GroupCog):
         live = await self.live_of(route_)
         seat = self.seat_or_raise(live, interaction.user.id)
         if live.row.status != "playing" or live.game is None:
-            raise TableError("game_over" if live.row.status == "finished" else "not_running")
+            raise closed_error(live.row.status)
         if check_version and self.version_of(route_) != live.row.version:
             raise TableError("stale")
         if my_turn and live.game.to_move != seat:
@@ -201,7 +240,7 @@ class GameCog(commands.GroupCog):
         """Step through a private flow: replace the ephemeral message clicked, or open one."""
         message = interaction.message
         if message is not None and message.flags.ephemeral:
-            await interaction.response.edit_message(content=content, view=view)
+            await update_message(interaction, content=clip(content, CONTENT), view=view)
         else:
             await ephemeral(interaction, content, view=view)
 
@@ -217,21 +256,25 @@ class GameCog(commands.GroupCog):
     def lobby_embed(self, live: LiveTable, locale: str) -> discord.Embed:
         row, cls = live.row, live.cls
         title = t("lobby.title", locale, game=t(f"{self.game_key}.name", locale), table=row.id)
-        embed = discord.Embed(title=title, colour=COLOUR.get(row.status, 0))
+        embed = discord.Embed(title=clip(title, 256), colour=COLOUR.get(row.status, 0))
         players = "\n".join(
             f"{s.seat + 1}. <@{s.user_id}>" + (" 👑" if s.user_id == row.host_id else "")
             for s in row.seats) or "—"
         seats_range = (str(cls.min_seats) if cls.min_seats == cls.max_seats
                        else f"{cls.min_seats}–{cls.max_seats}")
         embed.add_field(name=t("lobby.players", locale, count=len(row.seats), seats=seats_range),
-                        value=players, inline=False)
+                        value=clip(players, 1024), inline=False)
         options = self.options_text(row.options, locale)
         if options:
-            embed.add_field(name=t("lobby.options", locale), value=options, inline=False)
-        status_key = {"lobby": "lobby.waiting" if not live.seat_count_ok() else "lobby.ready",
-                      "playing": "lobby.started", "cancelled": "lobby.cancelled",
-                      "finished": "lobby.finished"}[row.status]
-        embed.set_footer(text=t(status_key, locale, min=cls.min_seats))
+            embed.add_field(name=t("lobby.options", locale), value=clip(options, 1024), inline=False)
+        if row.status == "cancelled" and row.closed_reason == "expired":
+            status_key = "lobby.expired"
+        else:
+            status_key = {"lobby": "lobby.waiting" if not live.seat_count_ok() else "lobby.ready",
+                          "playing": "lobby.started", "cancelled": "lobby.cancelled",
+                          "finished": "lobby.finished"}[row.status]
+        embed.set_footer(text=t(status_key, locale, min=cls.min_seats,
+                                hours=f"{self.bot.settings.lobby_ttl_hours:g}"))
         return embed
 
     def lobby_view(self, live: LiveTable, locale: str) -> discord.ui.View | None:
@@ -249,6 +292,27 @@ class GameCog(commands.GroupCog):
                    style=discord.ButtonStyle.danger),
         )
 
+    def lobby_content(self, live: LiveTable, locale: str) -> str:
+        game = t(f"{self.game_key}.name", locale)
+        host = f"<@{live.row.host_id}>"
+        if live.row.invited_id is not None:
+            content = t("lobby.challenge", locale, host=host, player=f"<@{live.row.invited_id}>",
+                        game=game)
+        else:
+            content = t("lobby.open", locale, host=host, game=game)
+        if live.row.rematch_of is not None:
+            content = " ".join(f"<@{s.user_id}>" for s in live.row.seats) + " — " + content
+        return clip(content, CONTENT)
+
+    def check_permissions(self, interaction: discord.Interaction) -> None:
+        """Refuse, naming what to grant, before creating anything in a channel where the game
+        could not be played."""
+        missing = missing_for_game(interaction.app_permissions,
+                                   in_thread=isinstance(interaction.channel, discord.Thread))
+        if missing:
+            raise TableError("missing_permissions", permissions=", ".join(
+                f"**{t(f'perm.{name}', interaction.locale)}**" for name in missing))
+
     async def open_lobby(self, interaction: discord.Interaction, options: Mapping[str, Any],
                          *, seats: list[tuple[int, str]] | None = None,
                          rematch_of: int | None = None,
@@ -262,39 +326,73 @@ class GameCog(commands.GroupCog):
         channel_id = interaction.channel_id if channel_id is None else channel_id
         locale = str(interaction.guild_locale or interaction.locale)
         try:
+            if here:
+                self.check_permissions(interaction)
             live = await self.tables.open_lobby(
                 self.game_key, guild_id=interaction.guild_id, channel_id=channel_id,
                 host_id=interaction.user.id, host_name=display_name(interaction.user),
                 options=options, locale=locale, rematch_of=rematch_of, seats=seats,
                 invited_id=invited.id if invited else None)
         except TableError as exc:
+            if exc.code == "lobby_exists":
+                # Its message may be the thing that went missing: have it checked.
+                self.bot.reconciler.mark(exc.params["table"])
             await refuse(interaction, exc, self.game_key)
             return None
-        content = t("lobby.open", locale, host=interaction.user.mention,
-                    game=t(f"{self.game_key}.name", locale))
-        if invited is not None:
-            content = t("lobby.challenge", locale, host=interaction.user.mention,
-                        player=invited.mention, game=t(f"{self.game_key}.name", locale))
-        if seats:
-            content = " ".join(f"<@{uid}>" for uid, _ in seats) + " — " + content
+        rev = live.row.rev
         payload = dict(embed=self.lobby_embed(live, locale), view=self.lobby_view(live, locale),
                        allowed_mentions=MENTION_USERS)
         if here:
-            await interaction.response.send_message(content, **payload)
+            await interaction.response.send_message(self.lobby_content(live, locale), **payload)
             message = await interaction.original_response()
+            await self.tables.set_surface(live, lobby_message_id=message.id, lobby_rev=rev)
         else:
-            message = await self.channel(channel_id).send(content, **payload)
-            link = f"https://discord.com/channels/{interaction.guild_id}/{channel_id}/{message.id}"
-            await interaction.response.send_message(
+            # Posted by the reconciler in the other channel; this click only says where.
+            await interaction.response.defer(thinking=True)
+            await self.bot.reconciler.sync(live.id)
+            link = (f"https://discord.com/channels/{interaction.guild_id}/{channel_id}/"
+                    f"{live.row.lobby_message_id}")
+            await interaction.followup.send(
                 t("rematch.opened", locale, player=interaction.user.mention, link=link),
                 allowed_mentions=NO_MENTIONS)
-        await self.tables.set_lobby_message(live.id, message.id)
         return live
 
+    async def refresh_lobby(self, live: LiveTable) -> None:
+        """Make the lobby message show the stored table (post it again if it is gone)."""
+        rev, locale = live.row.rev, live.row.locale
+        embed, view = self.lobby_embed(live, locale), self.lobby_view(live, locale)
+        channel = self.channel(live.row.channel_id)
+        if live.row.lobby_message_id is not None:
+            try:
+                await channel.get_partial_message(live.row.lobby_message_id).edit(
+                    embed=embed, view=view)
+                await self.tables.set_surface(live, lobby_rev=rev)
+                return
+            except discord.NotFound:
+                if live.row.status != "lobby":
+                    # A closed table's lobby message was deleted: nothing left to show.
+                    await self.tables.set_surface(live, lobby_rev=rev)
+                    return
+            except discord.Forbidden as exc:
+                await self._lost_permission(live, exc)
+        if live.row.status != "lobby":
+            return
+        try:
+            message = await channel.send(self.lobby_content(live, locale), embed=embed, view=view,
+                                         allowed_mentions=MENTION_USERS)
+        except discord.Forbidden as exc:
+            await self._lost_permission(live, exc)
+            raise  # unreachable: _lost_permission raises
+        await self.tables.set_surface(live, lobby_message_id=message.id, lobby_rev=rev)
+
     async def _edit_lobby(self, interaction: discord.Interaction, live: LiveTable) -> None:
-        locale = live.row.locale
-        await interaction.response.edit_message(embed=self.lobby_embed(live, locale),
-                                                view=self.lobby_view(live, locale))
+        locale, rev = live.row.locale, live.row.rev
+        await update_message(interaction, embed=self.lobby_embed(live, locale),
+                             view=self.lobby_view(live, locale))
+        if interaction.message is not None and interaction.message.id == live.row.lobby_message_id:
+            await self.tables.set_surface(live, lobby_rev=rev)
+        else:
+            self.bot.reconciler.mark(live.id)
 
     async def _join(self, interaction: discord.Interaction, route_: Route) -> None:
         live = await self.tables.join(route_.table, interaction.user.id,
@@ -312,46 +410,158 @@ class GameCog(commands.GroupCog):
         await self._edit_lobby(interaction, live)
 
     async def _start(self, interaction: discord.Interaction, route_: Route) -> None:
-        async with self.tables.lock(route_.table):
-            live = await self.live_of(route_)
-            self.tables.check_startable(live, interaction.user.id)
-            thread = await self._open_thread(interaction, live)
-            live = await self.tables.start(route_.table, interaction.user.id,
-                                           thread.id if thread else None)
-            await self._edit_lobby(interaction, live)
-        await self._announce_start(live)
+        """Deal and commit first (answering the click at once), then let the reconciler run
+        the rest of the start: thread, lobby, announcement, board, private hands."""
+        live = await self.live_of(route_)
+        self.tables.check_startable(live, interaction.user.id)
+        self.check_permissions(interaction)
+        await interaction.response.defer()
+        perms = interaction.app_permissions
+        use_thread = (isinstance(interaction.channel, discord.TextChannel)
+                      and perms.create_public_threads)
+        await self.tables.start(route_.table, interaction.user.id, use_thread=use_thread)
+        self.bot.reconciler.mark(route_.table)
 
-    async def _open_thread(self, interaction: discord.Interaction,
-                           live: LiveTable) -> discord.Thread | None:
-        name = t("thread.name", live.row.locale, game=t(f"{self.game_key}.name", live.row.locale),
-                 table=live.id)
-        message = interaction.message
-        if message is None or not isinstance(interaction.channel, discord.TextChannel):
-            return None
+    # == the reconciler's side: bringing a table's messages up to date =====================
+
+    async def sync_surfaces(self, table_id: int) -> bool:
+        """Deliver the table's outbox and re-render whatever shows an older version. Each step
+        is recorded as soon as it is done, so a stop anywhere resumes where it was. True when
+        anything was behind."""
+        live = await self.tables.with_game(table_id)
+        if live is None:
+            return False
+        items = await self.bot.store.outbox(table_id)
+        lobby_behind = live.row.lobby_behind or (live.row.status == "lobby"
+                                                 and live.row.lobby_message_id is None)
+        board_behind = live.game is not None and live.row.board_behind
+        before_board = [i for i in items if i[1] in ("thread", "announce", "log", "question")]
+        after_board = [i for i in items if i not in before_board]
+        for item in before_board:
+            await self._deliver_item(live, item)
+        if live.game is not None and live.row.board_behind:
+            await self.refresh_board(live)
+        for item in after_board:
+            await self._deliver_item(live, item)
+        if live.row.lobby_behind or (live.row.status == "lobby" and live.row.lobby_message_id is None):
+            await self.refresh_lobby(live)
+        return bool(items) or lobby_behind or board_behind
+
+    async def _deliver_item(self, live: LiveTable, item: tuple[int, str, dict[str, Any]]) -> None:
+        item_id, kind, payload = item
         try:
-            return await message.create_thread(name=name, auto_archive_duration=1440)
+            await self.deliver(live, kind, payload)
+        except discord.Forbidden as exc:
+            if exc.code == 50007:  # the user's DMs are closed: handled, nothing to retry
+                pass
+            else:
+                await self._lost_permission(live, exc)
+        await self.bot.store.outbox_done(item_id)
+
+    async def _lost_permission(self, live: LiveTable, exc: discord.Forbidden) -> None:
+        """Say where it can still be said that the bot cannot post in the game's channel,
+        then keep the item for later (raises SurfaceBlocked)."""
+        missing = (missing_in_channel(self.bot, live.row.guild_id, live.row.game_channel_id)
+                   or missing_from_error(exc))
+        if self.bot.reconciler.blocked.get(live.id) is None and live.row.thread_id is not None:
+            try:
+                await self.channel(live.row.channel_id).send(
+                    t("notice.blocked", live.row.locale, table=live.id,
+                      problem=self.blocked_text(missing, live.row.locale)),
+                    allowed_mentions=NO_MENTIONS)
+            except discord.HTTPException:
+                pass  # the parent channel refuses too: clicks will tell the players
+        raise SurfaceBlocked(live.id, missing) from None
+
+    async def deliver(self, live: LiveTable, kind: str, payload: Mapping[str, Any]) -> None:
+        """Post one outbox item. Games add their own kinds through ``deliver_extra``."""
+        locale = live.row.locale
+        if kind == "thread":
+            await self._open_thread(live, bool(payload.get("use")))
+        elif kind == "announce":
+            await self._announce_start(live)
+        elif kind == "log":
+            await self._post_log(live, payload)
+        elif kind == "dm":
+            seat = int(payload["seat"])
+            game = self.game(live)
+            if payload.get("hand"):
+                text = self.private_text(live, seat, game.private_view(seat), locale)
+            else:
+                text = self.private_update_text(live, seat, payload["before"], payload["after"],
+                                                locale)
+            if text and live.row.status == "playing":
+                await self.send_private(live, seat, text)
+        elif kind == "over":
+            await self.post(live, t("game.over", locale, summary=self.result_text(live, locale)))
+        elif kind == "after":
+            await self.after_finish(live)
+        else:
+            await self.deliver_extra(live, kind, payload)
+
+    async def deliver_extra(self, live: LiveTable, kind: str, payload: Mapping[str, Any]) -> None:
+        log.warning("table %s: unknown outbox item %r dropped", live.id, kind)
+
+    async def post(self, live: LiveTable, text: str, *, mentions: bool = False,
+                   view: discord.ui.View | None = None) -> discord.Message:
+        """A message in the game's channel, within Discord's limits. A deleted thread sends
+        the game back to its channel rather than leaving it without a place to be played."""
+        kwargs: dict[str, Any] = {"allowed_mentions": MENTION_USERS if mentions else NO_MENTIONS}
+        if view is not None:
+            kwargs["view"] = view
+        try:
+            return await self.channel(live.row.game_channel_id).send(clip(text, CONTENT), **kwargs)
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_CHANNEL or live.row.thread_id is None:
+                raise
+            log.warning("table %s: its thread is gone; the game goes on in the channel", live.id)
+            await self.tables.set_surface(live, thread_id=None, board_message_id=None)
+            return await self.channel(live.row.game_channel_id).send(clip(text, CONTENT), **kwargs)
+
+    async def _open_thread(self, live: LiveTable, use: bool) -> None:
+        if not use or live.row.thread_id is not None or live.row.lobby_message_id is None:
+            return
+        locale = live.row.locale
+        name = clip(t("thread.name", locale, game=t(f"{self.game_key}.name", locale),
+                      table=live.id), THREAD_NAME)
+        try:
+            # The REST call itself: a partial lobby message carries no guild to build a Thread.
+            data = await self.bot.http.start_thread_with_message(
+                live.row.channel_id, live.row.lobby_message_id, name=name,
+                auto_archive_duration=1440)
+            thread_id = int(data["id"])
         except discord.HTTPException as exc:
-            log.info("table %s: no thread (%s), playing in the channel", live.id, exc)
-            return None
+            if exc.code == THREAD_EXISTS:
+                # Made before a stop that came ahead of recording it: a thread opened from a
+                # message has that message's id, so it is found, not left orphaned.
+                thread_id = live.row.lobby_message_id
+            else:
+                log.info("table %s: no thread (%s), playing in the channel", live.id, exc.status)
+                return
+        await self.tables.set_surface(live, thread_id=thread_id)
 
     async def _announce_start(self, live: LiveTable) -> None:
         locale = live.row.locale
         game = self.game(live)
         players = " ".join(self.mention(live, s.seat) for s in live.row.seats)
         first = game.to_move
-        text = t("game.started", locale, players=players,
-                 first=self.mention(live, first) if first is not None else "—")
-        await self.channel(live.row.game_channel_id).send(text, allowed_mentions=MENTION_USERS)
-        await self.refresh_board(live)
-        for seat in range(len(live.row.seats)):
-            view = game.private_view(seat)
-            if view:
-                await self.send_private(live, seat, self.private_text(live, seat, view, locale))
+        await self.post(live, t("game.started", locale, players=players,
+                                first=self.mention(live, first) if first is not None else "—"),
+                        mentions=True)
+
+    async def _post_log(self, live: LiveTable, payload: Mapping[str, Any]) -> None:
+        locale = live.row.locale
+        outcome = Outcome(live, int(payload["seat"]), dict(payload["action"]),
+                          list(payload["events"]), None)
+        line = self.describe(outcome, locale)
+        if not line:
+            return
+        nxt = payload.get("next")
+        if nxt is not None and nxt != outcome.seat:
+            line += " " + t("game.next", locale, player=self.mention(live, nxt))
+        await self.post(live, line, mentions=True)
 
     # == the board message =================================================================
-
-    def board_lock(self, table_id: int) -> asyncio.Lock:
-        return self._board_locks.setdefault(table_id, asyncio.Lock())
 
     def board_view(self, live: LiveTable, locale: str) -> discord.ui.View:
         tid = live.id
@@ -371,7 +581,7 @@ class GameCog(commands.GroupCog):
             description = self.result_text(live, locale)
         else:
             description = self.status_text(live, locale)
-        embed = discord.Embed(title=title, description=description[:4000],
+        embed = discord.Embed(title=clip(title, 256), description=clip(description, EMBED_DESCRIPTION),
                               colour=COLOUR.get(live.row.status, 0))
         embed.set_image(url=f"attachment://{BOARD_FILE}")
         return embed
@@ -383,25 +593,41 @@ class GameCog(commands.GroupCog):
             None, self.render, view, live.names(), live.row.locale)
 
     async def refresh_board(self, live: LiveTable) -> None:
-        """Bring the board message up to date with the latest state (one edit at a time)."""
-        async with self.board_lock(live.id):
-            locale = live.row.locale
-            png = await self.board_png(live)
-            file = discord.File(io.BytesIO(png), filename=BOARD_FILE)
-            embed = self.board_embed(live, locale)
-            view = self.board_view(live, locale)
-            channel = self.channel(live.row.game_channel_id)
-            if live.row.board_message_id is not None:
-                try:
-                    await channel.get_partial_message(live.row.board_message_id).edit(
-                        embed=embed, attachments=[file], view=view)
-                    return
-                except discord.NotFound:
-                    log.info("table %s: board message gone, posting a new one", live.id)
-                    file = discord.File(io.BytesIO(png), filename=BOARD_FILE)
-            message = await channel.send(embed=embed, file=file, view=view,
-                                         allowed_mentions=NO_MENTIONS)
-            await self.tables.set_board_message(live.id, message.id)
+        """Make the board message show the stored version: edit it, or post a new one (and
+        retire the old) when it cannot be edited. Records the version it now shows."""
+        version, locale = live.row.version, live.row.locale
+        png = await self.board_png(live)
+        embed = self.board_embed(live, locale)
+        view = self.board_view(live, locale)
+        old = live.row.board_message_id
+        if old is not None:
+            try:
+                await self.channel(live.row.game_channel_id).get_partial_message(old).edit(
+                    embed=embed, attachments=[discord.File(io.BytesIO(png), filename=BOARD_FILE)],
+                    view=view)
+                await self.tables.set_surface(live, board_version=version)
+                return
+            except discord.NotFound:
+                log.info("table %s: board message gone, posting a new one", live.id)
+                old = None
+            except discord.Forbidden as exc:
+                if exc.code != 50005:  # "cannot edit a message authored by another user"
+                    await self._lost_permission(live, exc)
+            except discord.HTTPException as exc:
+                log.info("table %s: board edit refused (%s), posting a new one", live.id, exc.status)
+        try:
+            message = await self.channel(live.row.game_channel_id).send(
+                embed=embed, file=discord.File(io.BytesIO(png), filename=BOARD_FILE), view=view,
+                allowed_mentions=NO_MENTIONS)
+        except discord.Forbidden as exc:
+            await self._lost_permission(live, exc)
+            raise  # unreachable: _lost_permission raises
+        await self.tables.set_surface(live, board_message_id=message.id, board_version=version)
+        if old is not None:
+            try:  # retire the board that could not be edited: its buttons would mislead
+                await self.channel(live.row.game_channel_id).get_partial_message(old).delete()
+            except discord.HTTPException:
+                pass
 
     # == private information ===============================================================
 
@@ -412,30 +638,31 @@ class GameCog(commands.GroupCog):
         user_id = live.user_of(seat)
         try:
             dm = await self.bot.create_dm(discord.Object(user_id))
-            await dm.send(text)
+            await dm.send(clip(text, CONTENT))
         except discord.Forbidden:
             if await self.tables.set_dm_open(live, seat, False):
                 label = t(self.private_button or "button.mine", live.row.locale)
-                await self.channel(live.row.game_channel_id).send(
-                    t("dm.closed", live.row.locale, player=self.mention(live, seat), button=label),
-                    allowed_mentions=MENTION_USERS)
+                await self.post(live, t("dm.closed", live.row.locale,
+                                        player=self.mention(live, seat), button=label),
+                                mentions=True)
         except discord.HTTPException as exc:
-            log.warning("table %s: DM to seat %s failed: %s", live.id, seat, exc)
+            log.warning("table %s: DM to seat %s failed: %s", live.id, seat, exc.status)
         else:
             await self.tables.set_dm_open(live, seat, True)
 
     async def _mine(self, interaction: discord.Interaction, route_: Route) -> None:
         live = await self.live_of(route_)
         seat = self.seat_or_raise(live, interaction.user.id)
-        if live.game is None:
-            raise TableError("not_running")
+        if live.row.status != "playing" or live.game is None:
+            raise closed_error(live.row.status)
         view = self.game(live).private_view(seat)
         await ephemeral(interaction, self.private_text(live, seat, view, str(interaction.locale)))
 
     # == playing ===========================================================================
 
     async def perform(self, interaction: discord.Interaction, table_id: int,
-                      action: Mapping[str, Any], version: int | None) -> Outcome | None:
+                      action: Mapping[str, Any], version: int | None,
+                      route_: Route | None = None) -> Outcome | None:
         """Apply and commit an action; on refusal answer ephemerally and return None.
 
         The caller acknowledges the click (the action is durable by then), then calls
@@ -445,35 +672,19 @@ class GameCog(commands.GroupCog):
             return await self.tables.act(table_id, interaction.user.id, action,
                                          expected_version=version, game_key=self.game_key)
         except (TableError, IllegalAction) as exc:
-            await refuse(interaction, exc, self.game_key)
+            await self.refuse(interaction, exc, route_)
             return None
 
     async def publish(self, outcome: Outcome) -> None:
-        """Everything the table sees after an accepted action: log line, board, DMs, end."""
-        live, locale = outcome.table, outcome.table.row.locale
-        line = self.describe(outcome, locale)
-        game = self.game(live)
-        if line:
-            nxt = game.to_move
-            if outcome.result is None and nxt is not None and nxt != outcome.seat:
-                line += " " + t("game.next", locale, player=self.mention(live, nxt))
-            await self.channel(live.row.game_channel_id).send(line, allowed_mentions=MENTION_USERS)
-        await self.refresh_board(live)
-        for seat, (before, after) in outcome.private_changed.items():
-            text = self.private_update_text(live, seat, before, after, locale)
-            if text:
-                await self.send_private(live, seat, text)
-        if outcome.result is not None:
-            await self.channel(live.row.game_channel_id).send(
-                t("game.over", locale, summary=self.result_text(live, locale)),
-                allowed_mentions=NO_MENTIONS)
-            await self.after_finish(live)
+        """Everything the table sees after an accepted action (log line, board, private
+        messages, the end) was queued by the commit; the reconciler posts it."""
+        self.bot.reconciler.mark(outcome.table.id)
 
     async def _resign_ask(self, interaction: discord.Interaction, route_: Route) -> None:
         live = await self.live_of(route_)
         self.seat_or_raise(live, interaction.user.id)
         if live.row.status != "playing":
-            raise TableError("game_over")
+            raise closed_error(live.row.status)
         locale = interaction.locale
         await ephemeral(interaction, t(f"{self.game_key}.resign.confirm", locale), view=view_of(
             button(self.cid(live.id, "resign_ok"), t(f"{self.game_key}.button.resign", locale),
@@ -483,8 +694,7 @@ class GameCog(commands.GroupCog):
         outcome = await self.perform(interaction, route_.table, {"type": "resign"}, None)
         if outcome is None:
             return
-        await interaction.response.edit_message(content=t("resign.done", interaction.locale),
-                                                view=None)
+        await update_message(interaction, content=t("resign.done", interaction.locale), view=None)
         await self.publish(outcome)
 
     async def _rematch(self, interaction: discord.Interaction, route_: Route) -> None:

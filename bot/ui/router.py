@@ -2,23 +2,47 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Awaitable
 
 import discord
 
 from ..i18n import t
+from ..store import StoreFailure
 from .replies import ephemeral
 from .routing import Route, message_has_component
 
 if TYPE_CHECKING:
+    from ..tables import TableService
     from .gamecog import GameCog
 
 log = logging.getLogger(__name__)
 
 
+async def answer_errors(interaction: discord.Interaction, work: Awaitable[None],
+                        what: str) -> None:
+    """Run an interaction's handler so that it is answered whatever goes wrong: a storage
+    fault gets "nothing was saved, try again", anything else "something went wrong"; the
+    cause goes to the log (without the interaction's content)."""
+    try:
+        await work
+    except StoreFailure:
+        await _last_word(interaction, t("error.store_failed", interaction.locale))
+    except Exception:
+        log.exception("error while handling %s", what[:100])
+        await _last_word(interaction, t("error.internal", interaction.locale))
+
+
+async def _last_word(interaction: discord.Interaction, text: str) -> None:
+    try:
+        await ephemeral(interaction, "⚠️ " + text)
+    except discord.HTTPException as exc:
+        log.warning("could not answer an interaction after an error: %s", exc.status)
+
+
 class Router:
-    def __init__(self) -> None:
+    def __init__(self, tables: "TableService") -> None:
         self._cogs: dict[str, GameCog] = {}
+        self._tables = tables
 
     def register(self, cog: "GameCog") -> None:
         self._cogs[cog.game_key] = cog
@@ -31,7 +55,18 @@ class Router:
         if cog is None:
             await ephemeral(interaction, t("error.game_unavailable", interaction.locale))
             return
-        await cog.on_route(interaction, route)
+        bot = interaction.client
+        if getattr(bot, "closing", False):
+            await ephemeral(interaction, "⚠️ " + t("error.restarting", interaction.locale))
+            return
+        with bot.in_flight():  # type: ignore[attr-defined]
+            await answer_errors(interaction, cog.on_route(interaction, route), route.custom_id)
+
+    async def sync_table(self, table_id: int) -> bool:
+        """Bring the Discord surfaces of a table up to date (see Reconciler)."""
+        live = await self._tables.get(table_id)
+        cog = None if live is None else self._cogs.get(live.row.game)
+        return False if cog is None else await cog.sync_surfaces(table_id)
 
     async def on_unrouted(self, interaction: discord.Interaction) -> None:
         """A component click the dynamic items will not take: garbage or forged custom_ids

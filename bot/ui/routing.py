@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import ui
 
+from .limits import (BUTTON_LABEL, CUSTOM_ID, OPTION_DESCRIPTION, OPTION_LABEL, PLACEHOLDER,
+                     SELECT_OPTIONS, clip)
+
 if TYPE_CHECKING:
     from ..client import TabletopBot
 
@@ -52,7 +55,7 @@ class Route:
 
 def route(game: str, table: int, verb: str, *args: Any) -> str:
     custom_id = Route(game, table, verb, ".".join(str(a) for a in args) if args else None).custom_id
-    if ROUTE.fullmatch(custom_id) is None:
+    if ROUTE.fullmatch(custom_id) is None or len(custom_id) > CUSTOM_ID:
         raise ValueError(f"not a routable custom_id: {custom_id}")
     return custom_id
 
@@ -76,13 +79,18 @@ class Routed(ui.DynamicItem[ui.Item], template=ROUTE):
 
 def button(custom_id: str, label: str, *, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
            emoji: str | None = None, disabled: bool = False, row: int | None = None) -> Routed:
-    return Routed(ui.Button(custom_id=custom_id, label=label[:80], style=style, emoji=emoji,
+    return Routed(ui.Button(custom_id=custom_id, label=clip(label, BUTTON_LABEL), style=style, emoji=emoji,
                             disabled=disabled, row=row))
 
 
 def select(custom_id: str, options: list[discord.SelectOption], *, placeholder: str,
            row: int | None = None) -> Routed:
-    return Routed(ui.Select(custom_id=custom_id, options=options[:25], placeholder=placeholder[:150],
+    for option in options:
+        option.label = clip(option.label, OPTION_LABEL)
+        if option.description:
+            option.description = clip(option.description, OPTION_DESCRIPTION)
+    return Routed(ui.Select(custom_id=custom_id, options=options[:SELECT_OPTIONS],
+                            placeholder=clip(placeholder, PLACEHOLDER),
                             min_values=1, max_values=1, row=row))
 
 

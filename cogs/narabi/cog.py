@@ -12,8 +12,9 @@ from bot.games.narabi import Narabi
 from bot.games.narabi.solver import fewest_switches
 from bot.i18n import t
 from bot.ui.translator import command_text
-from bot.tables import LiveTable, Outcome, TableError
-from bot.ui.gamecog import MENTION_USERS, NO_MENTIONS, GameCog
+from bot.tables import LiveTable, Outcome, TableError, closed_error
+from bot.ui.gamecog import NO_MENTIONS, GameCog
+from bot.ui.replies import update_message
 from bot.ui.routing import Route, button, select, view_of
 from render.narabi import render as render_board
 
@@ -125,8 +126,7 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         loop = asyncio.get_running_loop()
         best = await loop.run_in_executor(None, fewest_switches, state)
         key = "narabi.best.none" if best is None else "narabi.best.found"
-        await self.channel(live.row.game_channel_id).send(
-            t(key, live.row.locale, best=best), allowed_mentions=NO_MENTIONS)
+        await self.post(live, t(key, live.row.locale, best=best))
 
     # == verbs =============================================================================
 
@@ -209,7 +209,7 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
     async def _confirm(self, interaction: discord.Interaction, route_: Route) -> None:
         version = self.version_of(route_)
         action = {"type": "switch", "card": _int_arg(route_, 1), "target": _int_arg(route_, 2)}
-        outcome = await self.perform(interaction, route_.table, action, version)
+        outcome = await self.perform(interaction, route_.table, action, version, route_)
         if outcome is None:
             return
         event = outcome.events[0]
@@ -262,16 +262,28 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         if asked is None or asked == seat or owners.get(other) in (None, asked):
             raise TableError("stale")
         question = {"card": card, "other": other}
-        qid = await self.bot.store.add_question(live.id, game.public_view()["turn"], seat, asked,
-                                                question)
+        # Recorded with its post queued in one commit: the question reaches the thread even
+        # if the bot stops right after this click is answered.
+        await self.bot.store.add_question(live.id, game.public_view()["turn"], seat, asked,
+                                          question)
         await self.show_step(interaction, t("narabi.ask.sent", str(interaction.locale)), None)
-        locale = live.row.locale
-        text = self._question_text(live, game, seat, asked, card, other, locale)
-        await self.channel(live.row.game_channel_id).send(text, view=view_of(
+        self.bot.reconciler.mark(live.id)
+
+    async def deliver_extra(self, live: LiveTable, kind: str, payload: Mapping[str, Any]) -> None:
+        if kind != "question":
+            return await super().deliver_extra(live, kind, payload)
+        question = await self.bot.store.get_question(int(payload["id"]))
+        if question is None or live.row.status != "playing":
+            return
+        locale, qid = live.row.locale, question["id"]
+        text = self._question_text(live, self.game(live), question["asker"], question["asked"],
+                                   question["payload"]["card"], question["payload"]["other"],
+                                   locale)
+        await self.post(live, text, mentions=True, view=view_of(
             button(self.cid(live.id, "answer", qid, 1), t("narabi.button.yes", locale),
                    style=discord.ButtonStyle.success),
             button(self.cid(live.id, "answer", qid, 0), t("narabi.button.no", locale),
-                   style=discord.ButtonStyle.danger)), allowed_mentions=MENTION_USERS)
+                   style=discord.ButtonStyle.danger)))
 
     def _question_text(self, live: LiveTable, game: Narabi, asker: int, asked: int, card: int,
                        other: int, locale: str) -> str:
@@ -293,15 +305,15 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         if question["asked"] != seat:
             raise TableError("narabi_not_asked")
         if live.row.status != "playing":
-            raise TableError("game_over")
+            raise closed_error(live.row.status)
         if not await self.bot.store.answer_question(qid, bool(answer)):
             raise TableError("narabi_answered")
         locale = live.row.locale
         key = "narabi.ask.answer_yes" if answer else "narabi.ask.answer_no"
         content = (interaction.message.content if interaction.message else "") + "\n" + t(
             key, locale, player=self.name(live, seat))
-        await interaction.response.edit_message(content=content, view=None,
-                                                allowed_mentions=NO_MENTIONS)
+        await update_message(interaction, content=content, view=None,
+                             allowed_mentions=NO_MENTIONS)
 
 
 def _int_value(interaction: discord.Interaction) -> int:

@@ -229,7 +229,7 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
             raise TableError("unknown_button")
         version = self.version_of(route_)
         action = {"type": "move", "from": args[1], "to": args[2]}
-        outcome = await self.perform(interaction, route_.table, action, version)
+        outcome = await self.perform(interaction, route_.table, action, version, route_)
         if outcome is None:
             return
         await self.show_step(interaction, self._done_text(outcome, str(interaction.locale)), None)

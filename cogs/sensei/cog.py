@@ -302,7 +302,8 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
     async def _act(self, interaction: discord.Interaction, route_: Route,
                    action: dict[str, Any]) -> None:
         """Apply one action of the turn, then show the player the next step, then the table."""
-        outcome = await self.perform(interaction, route_.table, action, self.version_of(route_))
+        outcome = await self.perform(interaction, route_.table, action, self.version_of(route_),
+                                     route_)
         if outcome is None:
             return
         locale = str(interaction.locale)
@@ -328,7 +329,7 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
     async def _draw_verb(self, interaction: discord.Interaction, route_: Route, action: str,
                          done_key: str) -> None:
         outcome = await self.perform(interaction, route_.table, {"type": action},
-                                     self.version_of(route_))
+                                     self.version_of(route_), route_)
         if outcome is None:
             return
         await ephemeral(interaction, t(done_key, interaction.locale))

@@ -226,12 +226,16 @@ async def test_full_game_results_rebuild_and_rematch(harness, players):
     rng = random.Random(6)
     while await narabi_switch(h, table, rng) is not None:
         pass
+    final_game = (await h.bot.tables.get(table.id)).game.to_json()
     row = await h.bot.store.get_table(table.id)
     assert row.status == "finished"
+    # A finished game is kept as seed + action log + result: the log rebuilds it exactly.
+    assert row.state is None
     rebuilt = await h.bot.tables.rebuild(table.id)
-    assert rebuilt.to_json() == row.state
+    assert rebuilt.to_json() == final_game
     history = await h.bot.store.recent_results(row.guild_id)
     assert history and history[0]["table_id"] == table.id
+    assert history[0]["result"] == rebuilt.result().to_json()
     final = board(h, table)
     assert custom_ids(final) == [f"narabi:{table.id}:rematch"]
     await h.click(players[2], final, f"narabi:{table.id}:rematch")

@@ -11,7 +11,7 @@ import pytest
 from bot.games.sensei import Sensei, legal_turns
 from bot.testing.fake_discord import BOT_ID, CHANNEL_ID, Member, components_of, find_component
 from tests.conftest import start_bot
-from tests.helpers import Table, board, custom_ids, ephemeral_reply, start_table
+from tests.helpers import Table, final_state, board, custom_ids, ephemeral_reply, start_table
 
 OUT = Path(__file__).resolve().parents[2] / "out"
 
@@ -359,12 +359,12 @@ async def test_a_game_played_to_the_end_rebuilds_and_offers_a_rematch(harness, p
             if component(step, "end"):
                 await h.click(player, step, find_component(step, "end")["custom_id"])
     row = await h.bot.store.get_table(table.id)
-    assert row.status == "finished" and row.state["result"]["reason"] == "arrived"
+    assert row.status == "finished" and (await final_state(h, table.id))["result"]["reason"] == "arrived"
     rebuilt = await h.bot.tables.rebuild(table.id)
-    assert rebuilt.to_json() == row.state
+    assert rebuilt.to_json() == await final_state(h, table.id)
     final = board(h, table)
     assert custom_ids(final) == [f"sensei:{table.id}:rematch"]
-    winner = table.players[row.state["result"]["winners"][0]].name
+    winner = table.players[(await final_state(h, table.id))["result"]["winners"][0]].name
     assert "reached the far rank" in final["embeds"][0]["description"]
     assert winner in final["embeds"][0]["description"]
     assert any(line.startswith("**Game over.**") and winner in line for line in log_lines(h, table))
@@ -404,7 +404,7 @@ async def test_resign_ends_the_game_with_the_other_player_winning(harness, playe
     assert "Your opponent wins" in confirm["content"]
     await h.click(ben, confirm, find_component(confirm, "resign_ok")["custom_id"])
     row = await h.bot.store.get_table(table.id)
-    assert row.status == "finished" and row.state["result"]["winners"] == [0]
+    assert row.status == "finished" and (await final_state(h, table.id))["result"]["winners"] == [0]
     assert "Ben (red) resigned; Ana (green) wins." in board(h, table)["embeds"][0]["description"]
     assert "Turn 1 · Ben resigned." in log_lines(h, table)
     stats = await h.bot.store.user_stats(row.guild_id, ana.id)
@@ -431,7 +431,7 @@ async def test_draw_offer_decline_and_agreement(harness, players):
     b = board(h, table)
     await h.click(ana, b, find_component(b, "accept")["custom_id"])
     row = await h.bot.store.get_table(table.id)
-    assert row.status == "finished" and row.state["result"]["reason"] == "agreed_draw"
+    assert row.status == "finished" and (await final_state(h, table.id))["result"]["reason"] == "agreed_draw"
     assert "Draw by agreement." in board(h, table)["embeds"][0]["description"]
     assert (await h.bot.store.user_stats(row.guild_id, ben.id))["sensei"]["draw"] == 1
 

@@ -1,0 +1,169 @@
+"""Brings every Discord surface of a table up to the stored truth, in the background.
+
+The store is the truth; the lobby message, the board message, the log lines, the private
+messages are projections of it. A committed change marks its table here; a few workers then
+deliver the table's outbox and re-render what is behind. The same repair runs at start-up for
+every table left behind, and on demand when a click comes from a surface that is behind.
+A failure leaves the table marked and is tried again later: nothing can leave a table stuck.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import aiohttp
+import discord
+
+from ..store import StoreFailure
+
+if TYPE_CHECKING:
+    from ..client import TabletopBot
+
+log = logging.getLogger(__name__)
+
+WORKERS = 4
+#: seconds before a table whose repair failed is tried again, growing with each failure
+RETRY_DELAYS = (2, 10, 30, 120, 600)
+
+
+class SurfaceBlocked(Exception):
+    """Discord refused the bot in the table's channel (a permission is missing): retrying at
+    once is pointless, players are told when they click."""
+
+    def __init__(self, table_id: int, missing: list[str]) -> None:
+        super().__init__(f"table {table_id}: missing permissions {missing}")
+        self.missing = missing
+
+
+class Reconciler:
+    def __init__(self, bot: "TabletopBot") -> None:
+        self.bot = bot
+        self._pending: dict[int, None] = {}   # an ordered set: first marked, first repaired
+        self._active: set[int] = set()
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._failures: dict[int, int] = {}
+        self._retries: dict[int, asyncio.TimerHandle] = {}
+        #: table id -> the permissions Discord refused last time (cleared by a success)
+        self.blocked: dict[int, list[str]] = {}
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._workers: list[asyncio.Task] = []
+        self._stopping = False
+
+    # -- control --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        if not self._workers:
+            self._workers = [asyncio.create_task(self._work(), name=f"tabletop-reconcile-{i}")
+                             for i in range(WORKERS)]
+
+    def mark(self, table_id: int) -> None:
+        """The table changed in the store: bring its surfaces up to date soon."""
+        if self._stopping:
+            return
+        self._pending[table_id] = None
+        self._idle.clear()
+        self._wake.set()
+        self.start()
+
+    def mark_all(self, table_ids: list[int]) -> None:
+        for table_id in table_ids:
+            self.mark(table_id)
+
+    @property
+    def idle(self) -> bool:
+        return not self._pending and not self._active
+
+    async def wait_idle(self) -> None:
+        while not self.idle:
+            self._idle.clear()
+            await self._idle.wait()
+
+    async def stop(self, timeout: float = 3.0) -> None:
+        """Let the repairs under way finish (briefly), then stop; pending ones resume at the
+        next start from the store."""
+        self._stopping = True
+        for handle in self._retries.values():
+            handle.cancel()
+        self._pending.clear()
+        if self._active:
+            try:
+                await asyncio.wait_for(self._until_no_active(), timeout)
+            except asyncio.TimeoutError:
+                log.warning("shutdown: %d table repairs cut short; they resume at the next "
+                            "start", len(self._active))
+        for task in self._workers:
+            task.cancel()
+        await asyncio.gather(*self._workers, return_exceptions=True)
+        self._workers = []
+
+    async def _until_no_active(self) -> None:
+        while self._active:
+            await asyncio.sleep(0.05)
+
+    # -- repairing --------------------------------------------------------------------------
+
+    def lock(self, table_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    async def sync(self, table_id: int) -> bool:
+        """Repair one table now (raises what the repair raised); True if anything was behind."""
+        self._pending.pop(table_id, None)
+        self._active.add(table_id)
+        try:
+            async with self.lock(table_id):
+                repaired = await self.bot.router.sync_table(table_id)
+            self._failures.pop(table_id, None)
+            self.blocked.pop(table_id, None)
+            return repaired
+        finally:
+            self._active.discard(table_id)
+            if self.idle:
+                self._idle.set()
+
+    async def _work(self) -> None:
+        while True:
+            table_id = next((t for t in self._pending if t not in self._active), None)
+            if table_id is None:
+                if self.idle:
+                    self._idle.set()
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            try:
+                await self.sync(table_id)
+            except asyncio.CancelledError:
+                raise
+            except SurfaceBlocked as exc:
+                self.blocked[table_id] = exc.missing
+                log.warning("table %s: Discord refused the bot in its channel (missing %s); "
+                            "will try again later", table_id, ", ".join(exc.missing) or "access")
+                self._retry_later(table_id, long=True)
+            except (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError,
+                    OSError, StoreFailure) as exc:
+                log.warning("table %s: could not bring its messages up to date (%s); will try "
+                            "again", table_id, type(exc).__name__)
+                self._retry_later(table_id)
+            except Exception:
+                log.exception("table %s: unexpected error while repairing its messages", table_id)
+                self._retry_later(table_id, long=True)
+            if self._pending:
+                self._wake.set()
+
+    def _retry_later(self, table_id: int, *, long: bool = False) -> None:
+        if self._stopping:
+            return
+        count = self._failures.get(table_id, 0) + 1
+        self._failures[table_id] = count
+        delay = RETRY_DELAYS[-1 if long else min(count, len(RETRY_DELAYS)) - 1]
+        old = self._retries.pop(table_id, None)
+        if old is not None:
+            old.cancel()
+        loop = asyncio.get_running_loop()
+        self._retries[table_id] = loop.call_later(delay, self._retry_due, table_id)
+
+    def _retry_due(self, table_id: int) -> None:
+        self._retries.pop(table_id, None)
+        self.mark(table_id)
