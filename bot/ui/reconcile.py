@@ -117,6 +117,8 @@ class Reconciler:
                 repaired = await self.bot.router.sync_table(table_id)
             self._failures.pop(table_id, None)
             self.blocked.pop(table_id, None)
+            if repaired:
+                log.debug("table %s: messages brought up to date", table_id)
             return repaired
         finally:
             self._active.discard(table_id)

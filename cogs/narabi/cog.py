@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 COLOUR_MARK = {"white": "⚪", "dark": "⚫"}
 
 
+@app_commands.guild_only()
 class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cmd.narabi.description")):
     game_key = "narabi"
     renderer = staticmethod(render_board)

@@ -43,6 +43,7 @@ def _step(src: str, dst: str) -> tuple[int, int]:
     return x1 - x0, y1 - y0
 
 
+@app_commands.guild_only()
 class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cmd.sarena.description")):
     game_key = "sarena"
     renderer = staticmethod(render_board)

@@ -20,6 +20,8 @@ from bot.ui.routing import Route, button, select, view_of
 CHARACTER = "char"
 COLOURS = ("green", "red")
 SEAT_MARK = ("🟢", "🔴")
+#: a whole turn is at most three actions (about 20 characters); Discord enforces this limit
+MOVE_TEXT_MAX = 60
 
 
 def _choices(option: str, values: tuple[str, ...]) -> list[app_commands.Choice[str]]:
@@ -39,6 +41,7 @@ OPTION_DESCRIPTIONS = dict(version=command_text("cmd.sensei.version"),
                            first=command_text("cmd.sensei.first"))
 
 
+@app_commands.guild_only()
 class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cmd.sensei.description")):
     game_key = "sensei"
     renderer = staticmethod(render_board)
@@ -78,7 +81,8 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
     @app_commands.command(name="move", description=command_text("cmd.sensei.move.description"))
     @app_commands.describe(notation=command_text("cmd.sensei.move.notation"))
     @app_commands.guild_only()
-    async def move_command(self, interaction: discord.Interaction, notation: str) -> None:
+    async def move_command(self, interaction: discord.Interaction,
+                           notation: app_commands.Range[str, 1, MOVE_TEXT_MAX]) -> None:
         locale = str(interaction.locale)
         try:
             live = await self.table_here(interaction)
