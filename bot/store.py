@@ -584,6 +584,13 @@ class Store:
             "AND s.user_id=? ORDER BY t.id", (game, channel_id, user_id))
         return [r[0] for r in rows]
 
+    async def running_in(self, game: str, channel_id: int) -> list[int]:
+        """Running tables of ``game`` whose thread (or channel, without one) is ``channel_id``."""
+        rows = await self._fetchall(
+            "SELECT id FROM game_tables WHERE game=? AND status='playing' "
+            "AND coalesce(thread_id, channel_id)=? ORDER BY id", (game, channel_id))
+        return [r[0] for r in rows]
+
     async def set_seats(self, table_id: int, seats: list[SeatRow]) -> None:
         async def job(db: aiosqlite.Connection) -> None:
             await db.execute("DELETE FROM seats WHERE table_id=?", (table_id,))

@@ -71,6 +71,28 @@ class GameCog(commands.GroupCog):
         await interaction.response.send_message(t(f"{self.game_key}.rules", interaction.locale),
                                                 ephemeral=True)
 
+    @app_commands.command(name="board", description=command_text("cmd.board.description"))
+    async def board_command(self, interaction: discord.Interaction) -> None:
+        """Post the current board again as the newest message of the game's thread (and retire
+        the old one), for a board that scrolled far up."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        ids = await self.bot.store.running_in(self.game_key, interaction.channel_id or 0)
+        if not ids:
+            raise_here = TableError("no_table_here", game=t(f"{self.game_key}.name",
+                                                            interaction.locale))
+            await refuse(interaction, raise_here, self.game_key)
+            return
+        links = []
+        for table_id in ids:
+            async with self.bot.reconciler.lock(table_id):
+                live = await self.tables.with_game(table_id)
+                if live is None or live.game is None:
+                    continue
+                await self.refresh_board(live, repost=True)
+                links.append(self.board_link(live))
+        await ephemeral(interaction, t("board.reposted", interaction.locale,
+                                       link="\n".join(links)))
+
     # == hooks a game fills in =============================================================
 
     #: the game's board picture: ``renderer(public_view, names, locale) -> PNG bytes``
@@ -592,15 +614,16 @@ class GameCog(commands.GroupCog):
         return await asyncio.get_running_loop().run_in_executor(
             None, self.render, view, live.names(), live.row.locale)
 
-    async def refresh_board(self, live: LiveTable) -> None:
+    async def refresh_board(self, live: LiveTable, *, repost: bool = False) -> None:
         """Make the board message show the stored version: edit it, or post a new one (and
-        retire the old) when it cannot be edited. Records the version it now shows."""
+        retire the old) when it cannot be edited or ``repost`` asks for the board to become
+        the newest message. Records the version it now shows."""
         version, locale = live.row.version, live.row.locale
         png = await self.board_png(live)
         embed = self.board_embed(live, locale)
         view = self.board_view(live, locale)
         old = live.row.board_message_id
-        if old is not None:
+        if old is not None and not repost:
             try:
                 await self.channel(live.row.game_channel_id).get_partial_message(old).edit(
                     embed=embed, attachments=[discord.File(io.BytesIO(png), filename=BOARD_FILE)],

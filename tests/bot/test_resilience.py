@@ -130,6 +130,24 @@ async def test_a_deleted_board_message_is_posted_again(harness, players):
     assert new["id"] != old["id"] and board_version(new) == 1
 
 
+async def test_board_command_reposts_the_board_as_the_newest_message(harness, players):
+    h = harness
+    table = await start_table(h, "narabi", players[:3])
+    rng = random.Random(8)
+    for _ in range(3):
+        await narabi_switch(h, table, rng)
+    old = board(h, table)
+    assert public_in(h.fake, table.thread)[-1]["id"] != old["id"]  # scrolled up by log lines
+    token = await h.command(players[1], "narabi", "board", channel_id=table.thread)
+    newest = public_in(h.fake, table.thread)[-1]
+    assert newest["attachments"] and newest["id"] != old["id"]
+    assert int(old["id"]) not in h.fake.messages  # the old board is retired
+    assert board_version(newest) == 3 and newest["id"] in h.reply_text(token)
+    assert (await h.bot.tables.get(table.id)).row.board_message_id == int(newest["id"])
+    # its buttons play on
+    assert await narabi_switch(h, table, rng) is not None
+
+
 # -- 2. a start answered late, or interrupted -------------------------------------------------
 
 async def test_start_is_answered_at_once_and_finished_in_the_background(harness, players):
