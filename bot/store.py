@@ -14,9 +14,10 @@ import os
 import sqlite3
 import time
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Iterable
+from typing import Any, Callable, Iterable
 
 import aiosqlite
 
@@ -270,6 +271,43 @@ def _dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"))
 
 
+def _connect_writer(path: Path, synchronous: str) -> sqlite3.Connection:
+    """On the writer thread: open, check, set up and migrate the database."""
+    db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    try:
+        db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        verdict = db.execute("PRAGMA quick_check").fetchone()[0]
+        if verdict != "ok":
+            raise sqlite3.DatabaseError(verdict)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute(f"PRAGMA synchronous={synchronous}")
+        db.execute("PRAGMA foreign_keys=ON")
+        migrate(db)
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def migrate(db: sqlite3.Connection) -> int:
+    current = db.execute("PRAGMA user_version").fetchone()[0]
+    if current > len(MIGRATIONS):
+        raise sqlite3.DatabaseError(
+            f"schema version {current} is newer than this bot ({len(MIGRATIONS)})")
+    for version in range(current, len(MIGRATIONS)):
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in MIGRATIONS[version].split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute(f"PRAGMA user_version={version + 1}")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+    return len(MIGRATIONS)
+
+
 def pack_log(log: list[tuple[int, dict[str, Any]]]) -> bytes:
     """A finished game's action log, compressed: JSON actions repeat their keys, so zlib
     brings a 60-turn Sensei game from about 7 KB to under 1 KB."""
@@ -280,23 +318,25 @@ def unpack_log(blob: bytes) -> list[tuple[int, dict[str, Any]]]:
     return [(seat, action) for seat, action in json.loads(zlib.decompress(blob))]
 
 
-Job = Callable[[aiosqlite.Connection], Awaitable[Any]]
+Job = Callable[[sqlite3.Connection], Any]
 
 
 class Store:
-    """One writer connection shared through a group commit, one reader connection.
+    """One writer connection on its own thread, fed by a group commit; one reader connection.
 
-    Every write is a job queued for the writer task, which runs all the jobs waiting at that
-    moment in one transaction (each inside its own savepoint, so one refused job does not undo
-    the others) and commits once: many tables committing together share one fsync instead of
+    Every write is a job (a function of a sqlite3 connection) queued for the writer. The writer
+    takes all the jobs waiting at that moment and runs them on its thread in one transaction,
+    each inside its own savepoint so that one refused job does not undo the others, and commits
+    once: many tables committing together share one fsync and one thread hop instead of
     queueing behind each other's. Readers use their own connection and see committed data only.
     """
 
-    def __init__(self, db: aiosqlite.Connection, reader: aiosqlite.Connection | None = None,
-                 path: Path | None = None) -> None:
-        self._db = db
-        self._reader = reader or db
+    def __init__(self, path: Path, reader: aiosqlite.Connection,
+                 writer: sqlite3.Connection, executor: ThreadPoolExecutor) -> None:
         self.path = path
+        self._reader = reader
+        self._writer_db = writer
+        self._executor = executor
         self._identity: tuple[int, int] | None = None
         self._queue: list[tuple[Job, asyncio.Future]] = []
         self._writer: asyncio.Task | None = None
@@ -314,37 +354,39 @@ class Store:
         path = Path(path)
         from .config import check_database_path
         check_database_path(path)
+        loop = asyncio.get_running_loop()
+        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tabletop-store")
         try:
-            db = await aiosqlite.connect(str(path), isolation_level=None)
+            writer = await loop.run_in_executor(executor, _connect_writer, path, synchronous)
         except sqlite3.Error as exc:
-            raise ConfigError(f"cannot open the database {path}: {exc}") from None
-        store = cls(db, path=path)
-        try:
-            await store._prepare(synchronous)
-            store._reader = await aiosqlite.connect(str(path), isolation_level=None)
-            await store._reader.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        except sqlite3.Error as exc:
-            await db.close()
+            executor.shutdown(wait=False)
             if classify(exc) == "locked":
                 raise ConfigError(f"the database {path} is locked by another program (another "
                                   "copy of the bot, or a backup or editing tool): stop it and "
                                   "start again.") from None
-            raise ConfigError(f"the database file {path} is damaged or not a SQLite database "
-                              f"({exc}): restore a backup or move it away to start fresh.") from None
+            if "newer than this bot" in str(exc) or classify(exc) == "damaged" \
+                    or isinstance(exc, sqlite3.DatabaseError):
+                raise ConfigError(f"the database file {path} is damaged or not a SQLite "
+                                  f"database ({exc}): restore a backup or move it away to start "
+                                  "fresh.") from None
+            raise ConfigError(f"cannot open the database {path}: {exc}") from None
+        reader = await aiosqlite.connect(str(path), isolation_level=None)
+        await reader.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        store = cls(path, reader, writer, executor)
         store._identity = store._stat()
         return store
 
     def _stat(self) -> tuple[int, int] | None:
         try:
-            st = os.stat(self.path) if self.path else None
+            st = os.stat(self.path)
         except FileNotFoundError:
             return None
-        return None if st is None else (st.st_dev, st.st_ino)
+        return st.st_dev, st.st_ino
 
     def check_file(self) -> str | None:
         """'missing' or 'replaced' when the file the bot opened is no longer at its path (a
         deleted file keeps working for this process and is gone at the next start)."""
-        if self.path is None or self._identity is None:
+        if self._identity is None:
             return None
         now = self._stat()
         cause = "missing" if now is None else "replaced" if now != self._identity else None
@@ -355,36 +397,10 @@ class Store:
                          self.path, StoreFailure.CAUSES[cause].upper())
         return self.broken
 
-    async def _prepare(self, synchronous: str) -> None:
-        db = self._db
-        await db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        async with db.execute("PRAGMA quick_check") as cur:
-            verdict = (await cur.fetchone())[0]
-        if verdict != "ok":
-            raise sqlite3.DatabaseError(verdict)
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute(f"PRAGMA synchronous={synchronous}")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await self.migrate()
-
-    async def migrate(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cur:
-            current = (await cur.fetchone())[0]
-        if current > len(MIGRATIONS):
-            raise sqlite3.DatabaseError(
-                f"schema version {current} is newer than this bot ({len(MIGRATIONS)})")
-        for version in range(current, len(MIGRATIONS)):
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                for statement in MIGRATIONS[version].split(";"):
-                    if statement.strip():
-                        await self._db.execute(statement)
-                await self._db.execute(f"PRAGMA user_version={version + 1}")
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
-        return len(MIGRATIONS)
+    async def run_on_writer(self, statement: str) -> None:
+        """One statement on the writer connection, outside any job (tests, maintenance)."""
+        await asyncio.get_running_loop().run_in_executor(
+            self._executor, self._writer_db.execute, statement)
 
     async def close(self) -> None:
         """Close after the last queued write has been committed."""
@@ -393,9 +409,9 @@ class Store:
         if self._writer is not None and not self._writer.done():
             await asyncio.shield(self._writer)
         self._closed = True
-        if self._reader is not self._db:
-            await self._reader.close()
-        await self._db.close()
+        await self._reader.close()
+        await asyncio.get_running_loop().run_in_executor(self._executor, self._writer_db.close)
+        self._executor.shutdown(wait=True)
 
     # -- the group commit -------------------------------------------------------------------
 
@@ -411,62 +427,62 @@ class Store:
         return await future
 
     async def _drain(self) -> None:
+        loop = asyncio.get_running_loop()
         while self._queue:
             batch, self._queue = self._queue, []
-            await self._commit_batch(batch)
+            broken = self.check_file()
+            if broken:
+                self._fail(batch, StoreFailure(broken))
+                continue
+            outcomes, failed_at, error = await loop.run_in_executor(
+                self._executor, self._run_batch, [job for job, _ in batch])
+            if error is not None:
+                # The database itself failed: nothing of this batch was saved. The jobs up to
+                # the failing one fail with it; the ones after are tried in a new batch.
+                self._fail(batch[:failed_at + 1], self._failure(error))
+                self._queue[:0] = batch[failed_at + 1:]
+                continue
+            self.batches += 1
+            self.commits += len(batch)
+            for (_, future), (value, refusal) in zip(batch, outcomes):
+                if future.done():
+                    continue
+                if refusal is None:
+                    future.set_result(value)
+                else:
+                    future.set_exception(refusal)
 
-    async def _commit_batch(self, batch: list[tuple[Job, asyncio.Future]]) -> None:
-        db = self._db
-        broken = self.check_file()
-        if broken:
-            return self._fail(batch, StoreFailure(broken))
+    def _run_batch(self, jobs: list[Job]) -> tuple[list[tuple[Any, BaseException | None]], int,
+                                                    BaseException | None]:
+        """On the writer thread: all ``jobs`` in one transaction. Returns each job's value or
+        refusal, or (index, error) when the database itself failed."""
+        db = self._writer_db
+        outcomes: list[tuple[Any, BaseException | None]] = []
+        index = -1
         try:
-            await db.execute("BEGIN IMMEDIATE")
-        except (sqlite3.Error, ValueError) as exc:
-            return self._fail(batch, self._failure(exc))
-        outcomes: list[tuple[asyncio.Future, Any, BaseException | None]] = []
-        for index, (job, future) in enumerate(batch):
-            try:
-                await db.execute("SAVEPOINT job")
+            db.execute("BEGIN IMMEDIATE")
+            for index, job in enumerate(jobs):
+                db.execute("SAVEPOINT job")
                 try:
-                    value = await job(db)
+                    value = job(db)
                 except (sqlite3.IntegrityError, StoreError, KeyError, TypeError) as exc:
                     # The job's own refusal (a rule of the schema, a stale version) or its own
                     # bug: undo that job alone, the others in the batch stand.
-                    await db.execute("ROLLBACK TO job")
-                    await db.execute("RELEASE job")
-                    outcomes.append((future, None, exc))
+                    db.execute("ROLLBACK TO job")
+                    db.execute("RELEASE job")
+                    outcomes.append((None, exc))
                     continue
-                await db.execute("RELEASE job")
-            except (sqlite3.Error, ValueError) as exc:
-                # The database itself failed (full, I/O, closed …): SQLite may already have
-                # rolled the whole transaction back, so nothing of this batch is saved. The
-                # jobs before this one fail with it; the ones after are tried in a new batch.
-                await self._rollback()
-                self._fail(batch[:index + 1], self._failure(exc))
-                self._queue[:0] = batch[index + 1:]
-                return
-            outcomes.append((future, value, None))
-        try:
-            await db.execute("COMMIT")
+                db.execute("RELEASE job")
+                outcomes.append((value, None))
+            db.execute("COMMIT")
         except (sqlite3.Error, ValueError) as exc:
-            await self._rollback()
-            return self._fail(batch, self._failure(exc))
-        self.batches += 1
-        self.commits += len(batch)
-        for future, value, error in outcomes:
-            if future.done():
-                continue
-            if error is None:
-                future.set_result(value)
-            else:
-                future.set_exception(error)
-
-    async def _rollback(self) -> None:
-        try:
-            await self._db.execute("ROLLBACK")
-        except (sqlite3.Error, ValueError):
-            pass  # already rolled back by SQLite itself
+            try:
+                db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # SQLite already rolled back (full disk, I/O error)
+            # Failed at BEGIN (index -1): every job of the batch fails with it.
+            return [], index if index >= 0 else len(jobs) - 1, exc
+        return outcomes, -1, None
 
     def _failure(self, exc: BaseException) -> StoreFailure:
         cause = classify(exc)
@@ -503,20 +519,19 @@ class Store:
         now = self.clock()
         seat_list = seats or [(host_id, host_name)]
 
-        async def job(db: aiosqlite.Connection) -> int:
-            async with db.execute("SELECT id FROM game_tables WHERE channel_id=? AND status='lobby'",
-                                  (channel_id,)) as cur:
-                row = await cur.fetchone()
+        def job(db: sqlite3.Connection) -> int:
+            row = db.execute("SELECT id FROM game_tables WHERE channel_id=? AND status='lobby'",
+                             (channel_id,)).fetchone()
             if row:
                 raise LobbyExists(row[0])
-            cur = await db.execute(
+            cur = db.execute(
                 "INSERT INTO game_tables (game, guild_id, channel_id, host_id, status, options, "
                 "locale, rematch_of, invited_id, created_at, updated_at, rev, lobby_rev, "
                 "board_version) VALUES (?,?,?,?,?,?,?,?,?,?,?,1,0,-1)",
                 (game, guild_id, channel_id, host_id, "lobby", _dumps(options), locale,
                  rematch_of, invited_id, now, now))
             table_id = cur.lastrowid
-            await db.executemany(
+            db.executemany(
                 "INSERT INTO seats (table_id, seat, user_id, name) VALUES (?,?,?,?)",
                 [(table_id, i, uid, name) for i, (uid, name) in enumerate(seat_list)])
             return table_id
@@ -592,12 +607,12 @@ class Store:
         return [r[0] for r in rows]
 
     async def set_seats(self, table_id: int, seats: list[SeatRow]) -> None:
-        async def job(db: aiosqlite.Connection) -> None:
-            await db.execute("DELETE FROM seats WHERE table_id=?", (table_id,))
-            await db.executemany(
+        def job(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM seats WHERE table_id=?", (table_id,))
+            db.executemany(
                 "INSERT INTO seats (table_id, seat, user_id, name, dm_open) VALUES (?,?,?,?,?)",
                 [(table_id, s.seat, s.user_id, s.name, int(s.dm_open)) for s in seats])
-            await db.execute("UPDATE game_tables SET rev=rev+1, updated_at=? WHERE id=?",
+            db.execute("UPDATE game_tables SET rev=rev+1, updated_at=? WHERE id=?",
                              (self.clock(), table_id))
 
         await self.write(job)
@@ -609,8 +624,8 @@ class Store:
             raise ValueError(f"cannot update {sorted(set(fields) - allowed)}")
         assignments = ", ".join(f"{k}=?" for k in fields)
 
-        async def job(db: aiosqlite.Connection) -> None:
-            await db.execute(f"UPDATE game_tables SET {assignments}, rev=rev+1, updated_at=? "
+        def job(db: sqlite3.Connection) -> None:
+            db.execute(f"UPDATE game_tables SET {assignments}, rev=rev+1, updated_at=? "
                              "WHERE id=?", (*fields.values(), self.clock(), table_id))
 
         await self.write(job)
@@ -624,15 +639,15 @@ class Store:
             raise ValueError(f"cannot set {sorted(set(fields) - allowed)}")
         assignments = ", ".join(f"{k}=?" for k in fields)
 
-        async def job(db: aiosqlite.Connection) -> None:
-            await db.execute(f"UPDATE game_tables SET {assignments} WHERE id=?",
+        def job(db: sqlite3.Connection) -> None:
+            db.execute(f"UPDATE game_tables SET {assignments} WHERE id=?",
                              (*fields.values(), table_id))
 
         await self.write(job)
 
     async def set_dm_open(self, table_id: int, seat: int, is_open: bool) -> None:
-        async def job(db: aiosqlite.Connection) -> None:
-            await db.execute("UPDATE seats SET dm_open=? WHERE table_id=? AND seat=?",
+        def job(db: sqlite3.Connection) -> None:
+            db.execute("UPDATE seats SET dm_open=? WHERE table_id=? AND seat=?",
                              (int(is_open), table_id, seat))
 
         await self.write(job)
@@ -643,21 +658,21 @@ class Store:
         """Lobby → playing, with the start's remaining steps queued in the outbox."""
         now = self.clock()
 
-        async def job(db: aiosqlite.Connection) -> None:
-            cur = await db.execute(
+        def job(db: sqlite3.Connection) -> None:
+            cur = db.execute(
                 "UPDATE game_tables SET status='playing', seed=?, state=?, version=0, "
                 "board_version=-1, thread_id=?, rev=rev+1, updated_at=? "
                 "WHERE id=? AND status='lobby'",
                 (seed, _dumps(state), thread_id, now, table_id))
             if cur.rowcount != 1:
                 raise StaleWrite(f"table {table_id} is no longer a lobby")
-            await self._queue_outbox(db, table_id, outbox, now)
+            self._queue_outbox(db, table_id, outbox, now)
 
         await self.write(job)
 
-    async def _queue_outbox(self, db: aiosqlite.Connection, table_id: int,
+    def _queue_outbox(self, db: sqlite3.Connection, table_id: int,
                             items: Iterable[tuple[str, dict[str, Any]]], now: float) -> None:
-        await db.executemany(
+        db.executemany(
             "INSERT INTO outbox (table_id, kind, payload, created_at) VALUES (?,?,?,?)",
             [(table_id, kind, _dumps(payload), now) for kind, payload in items])
 
@@ -673,21 +688,21 @@ class Store:
         now = self.clock()
         first = table.version - len(actions) + 1
 
-        async def job(db: aiosqlite.Connection) -> None:
-            await db.executemany(
+        def job(db: sqlite3.Connection) -> None:
+            db.executemany(
                 "INSERT INTO actions (table_id, n, seat, user_id, action, at) VALUES (?,?,?,?,?,?)",
                 [(table.id, first + i, seat, user_id, _dumps(action), now)
                  for i, (seat, action) in enumerate(actions)])
             if result is None:
-                cur = await db.execute(
+                cur = db.execute(
                     "UPDATE game_tables SET state=?, version=?, updated_at=? "
                     "WHERE id=? AND version=? AND status='playing'",
                     (_dumps(state), table.version, now, table.id, first - 1))
             else:
-                async with db.execute("SELECT seat, action FROM actions WHERE table_id=? "
-                                      "ORDER BY n", (table.id,)) as cur:
-                    full_log = [(seat, json.loads(a)) for seat, a in await cur.fetchall()]
-                cur = await db.execute(
+                full_log = [(seat, json.loads(a)) for seat, a in db.execute(
+                    "SELECT seat, action FROM actions WHERE table_id=? ORDER BY n",
+                    (table.id,)).fetchall()]
+                cur = db.execute(
                     "UPDATE game_tables SET state=NULL, packed_log=?, version=?, "
                     "status='finished', rev=rev+1, updated_at=? "
                     "WHERE id=? AND version=? AND status='playing'",
@@ -695,10 +710,10 @@ class Store:
             if cur.rowcount != 1:
                 raise StaleWrite(f"table {table.id} moved on")
             if result is not None:
-                await self._insert_result(db, table, result, outcomes or [], now)
-                await db.execute("DELETE FROM actions WHERE table_id=?", (table.id,))
-                await db.execute("DELETE FROM questions WHERE table_id=?", (table.id,))
-            await self._queue_outbox(db, table.id, outbox, now)
+                self._insert_result(db, table, result, outcomes or [], now)
+                db.execute("DELETE FROM actions WHERE table_id=?", (table.id,))
+                db.execute("DELETE FROM questions WHERE table_id=?", (table.id,))
+            self._queue_outbox(db, table.id, outbox, now)
 
         await self.write(job)
 
@@ -709,13 +724,13 @@ class Store:
         await self.record_actions(table, user_id=user_id, actions=[(seat, action)], state=state,
                                   result=result, outcomes=outcomes)
 
-    async def _insert_result(self, db: aiosqlite.Connection, table: TableRow,
+    def _insert_result(self, db: sqlite3.Connection, table: TableRow,
                              result: dict[str, Any], outcomes: list[tuple[int, int, str]],
                              now: float) -> None:
-        await db.execute(
+        db.execute(
             "INSERT INTO results (table_id, game, guild_id, result, finished_at) VALUES (?,?,?,?,?)",
             (table.id, table.game, table.guild_id, _dumps(result), now))
-        await db.executemany(
+        db.executemany(
             "INSERT INTO result_seats (table_id, seat, user_id, outcome) VALUES (?,?,?,?)",
             [(table.id, seat, uid, outcome) for seat, uid, outcome in outcomes])
 
@@ -736,14 +751,14 @@ class Store:
         return [(i, kind, json.loads(payload)) for i, kind, payload in rows]
 
     async def outbox_done(self, item_id: int) -> None:
-        async def job(db: aiosqlite.Connection) -> None:
-            await db.execute("DELETE FROM outbox WHERE id=?", (item_id,))
+        def job(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM outbox WHERE id=?", (item_id,))
 
         await self.write(job)
 
     async def queue_outbox(self, table_id: int, items: list[tuple[str, dict[str, Any]]]) -> None:
-        async def job(db: aiosqlite.Connection) -> None:
-            await self._queue_outbox(db, table_id, items, self.clock())
+        def job(db: sqlite3.Connection) -> None:
+            self._queue_outbox(db, table_id, items, self.clock())
 
         await self.write(job)
 
@@ -754,12 +769,12 @@ class Store:
         """Record a question and queue its post in the thread, in one transaction."""
         now = self.clock()
 
-        async def job(db: aiosqlite.Connection) -> int:
-            cur = await db.execute(
+        def job(db: sqlite3.Connection) -> int:
+            cur = db.execute(
                 "INSERT INTO questions (table_id, turn, asker, asked, payload, created_at) "
                 "VALUES (?,?,?,?,?,?)", (table_id, turn, asker, asked, _dumps(payload), now))
             question_id = cur.lastrowid
-            await self._queue_outbox(db, table_id, [("question", {"id": question_id})], now)
+            self._queue_outbox(db, table_id, [("question", {"id": question_id})], now)
             return question_id
 
         return await self.write(job)
@@ -776,8 +791,8 @@ class Store:
 
     async def answer_question(self, question_id: int, answer: bool) -> bool:
         """Record the answer once; False when it was already answered."""
-        async def job(db: aiosqlite.Connection) -> bool:
-            cur = await db.execute("UPDATE questions SET answer=? WHERE id=? AND answer IS NULL",
+        def job(db: sqlite3.Connection) -> bool:
+            cur = db.execute("UPDATE questions SET answer=? WHERE id=? AND answer IS NULL",
                                    (int(answer), question_id))
             return cur.rowcount == 1
 
@@ -794,8 +809,8 @@ class Store:
     async def purge_closed(self, before: float) -> int:
         """Delete finished and cancelled tables (with their seats, results and logs) whose
         last change is older than ``before``; returns how many."""
-        async def job(db: aiosqlite.Connection) -> int:
-            cur = await db.execute(
+        def job(db: sqlite3.Connection) -> int:
+            cur = db.execute(
                 "DELETE FROM game_tables WHERE status IN ('finished','cancelled') "
                 "AND updated_at < ? AND id NOT IN (SELECT table_id FROM outbox)", (before,))
             return cur.rowcount

@@ -71,6 +71,7 @@ class FakeDiscord:
         self.deny_threads = False
         self.interaction_replies: dict[str, list[dict[str, Any]]] = {}
         self.acked_at: dict[str, float] = {}
+        self.clicked_at: dict[str, float] = {}
         #: the bot's permissions in the channel, as interactions report them
         self.app_permissions = ALL_PERMISSIONS
         #: channel ids where posting and editing are refused (a permission taken away)
@@ -388,6 +389,8 @@ class Harness:
             payload["data"]["values"] = values
         payload["message"] = json.loads(json.dumps(message))
         self.fake._clicked_message[token] = int(message["id"])
+        # when the event reaches the bot (building the payload above is the fake's own work)
+        self.fake.clicked_at[token] = time.perf_counter()
         self.bot._connection.parse_interaction_create(payload)
         if settle:
             await self.settle()

@@ -276,7 +276,7 @@ async def test_an_io_error_is_answered_and_nothing_moves(harness, players, caplo
 async def test_a_read_only_database_is_answered(harness, players, caplog):
     h = harness
     table = await start_table(h, "narabi", players[:3])
-    await h.bot.store._db.execute("PRAGMA query_only=1")
+    await h.bot.store.run_on_writer("PRAGMA query_only=1")
     await expect_store_refusal(h, table, caplog, "read-only")
 
 
