@@ -156,6 +156,8 @@ class TabletopBot(commands.Bot):
     async def close(self) -> None:
         self.closing = True
         try:
+            await self.upkeep.stop()
+            await self.reconciler.stop(timeout=0)
             await super().close()
         finally:
             await self.store.close()
