@@ -413,7 +413,9 @@ class GameCog(commands.GroupCog):
                              view=self.lobby_view(live, locale))
         if interaction.message is not None and interaction.message.id == live.row.lobby_message_id:
             await self.tables.set_surface(live, lobby_rev=rev)
-        else:
+        if live.row.rev != rev or live.row.lobby_rev != rev:
+            # Another click changed the lobby while this edit was on its way (edits can land
+            # out of order), or this was not the lobby message: let the reconciler converge.
             self.bot.reconciler.mark(live.id)
 
     async def _join(self, interaction: discord.Interaction, route_: Route) -> None:
