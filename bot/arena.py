@@ -2,7 +2,8 @@
 
 Two-sided games (Sensei, Sàréná) give level A one seat (rotating through the seats game by game)
 and level B every other seat. Narabi is cooperative: every seat plays level A and the figure is
-the team's win rate.
+the team's win rate; it is also given over the deals the par solver proves solvable within the
+turn limit, since a deal nobody could solve says nothing about the team.
 """
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from .ai import LEVELS, choose_action, seat_view
 from .games import game_class
 
 DEFAULT_SEATS = {"narabi": 3, "sensei": 2, "sarena": 2}
+#: Narabi deals whose par is at most this many switches count as solvable
+PAR_LIMIT = 24
 #: a game still running after this many actions is scored as a draw (random Sensei play can
 #: wander for ever; the AIs should never get near it)
 MAX_ACTIONS = {"narabi": 200, "sensei": 1200, "sarena": 400}
@@ -28,6 +31,11 @@ class Tally:
     draws: int = 0
     unfinished: int = 0
     think: dict[str, list[float]] = field(default_factory=dict)
+    # Narabi only: deals with a known par <= PAR_LIMIT, the team's wins among them, and deals
+    # the solver could not settle within its node budget.
+    solvable: int = 0
+    solvable_wins: int = 0
+    par_unknown: int = 0
 
     @property
     def score(self) -> float:
@@ -80,7 +88,10 @@ def run(game_key: str, a: str, b: str, games: int, seed: int, seats: int | None 
         else:
             mine = i % seats
             levels = [a if s == mine else b for s in range(seats)]
-        result = play_one(game_key, levels, options, seed * 1_000_003 + i, tally.think)
+        deal_seed = seed * 1_000_003 + i
+        result = play_one(game_key, levels, options, deal_seed, tally.think)
+        if game_key == "narabi":
+            _tally_par(tally, game_key, seats, options, deal_seed, result)
         tally.games += 1
         if result is None:
             tally.unfinished += 1
@@ -94,6 +105,19 @@ def run(game_key: str, a: str, b: str, games: int, seed: int, seats: int | None 
     return tally
 
 
+def _tally_par(tally: Tally, game_key: str, seats: int, options: dict[str, Any], deal_seed: int,
+               result: Any) -> None:
+    # Imported here: only Narabi has a par, and the other games need not load its solver.
+    from .games.narabi.solver import fewest_switches
+
+    par = fewest_switches(game_class(game_key).new(seats, options, deal_seed))
+    if par is None:
+        tally.par_unknown += 1
+    elif par <= PAR_LIMIT:
+        tally.solvable += 1
+        tally.solvable_wins += bool(result is not None and result.winners)
+
+
 def report(game_key: str, a: str, b: str, tally: Tally) -> str:
     low, high = wilson(tally.score, tally.games)
     who = f"{a} team" if game_key == "narabi" else f"{a} vs {b}"
@@ -101,6 +125,13 @@ def report(game_key: str, a: str, b: str, tally: Tally) -> str:
              f"(95 % CI {low:.1%}–{high:.1%}); {tally.wins} won, {tally.draws} drawn"
              + (f" ({tally.unfinished} capped)" if tally.unfinished else "")
              + f", {tally.games - tally.wins - tally.draws} lost"]
+    if game_key == "narabi":
+        rate = tally.solvable_wins / tally.solvable if tally.solvable else 0.0
+        low, high = wilson(rate, tally.solvable)
+        lines.append(f"  par-solvable deals (par <= {PAR_LIMIT} switches): {tally.solvable}, "
+                     f"won {tally.solvable_wins} = {rate:.1%} (95 % CI {low:.1%}–{high:.1%}); "
+                     f"{tally.par_unknown} unsolved/unknown (no solution found within "
+                     f"the solver's node budget)")
     for level, times in sorted(tally.think.items()):
         lines.append(f"  think {level}: p50 {percentile(times, 50) * 1000:.1f} ms, "
                      f"p95 {percentile(times, 95) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms "

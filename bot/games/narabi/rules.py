@@ -38,6 +38,9 @@ class Narabi(Game):
         self.turn = 0
         self.active = 0
         self.last_switch: dict[str, Any] | None = None
+        # Compact public record, oldest first: [seat, card, target] per switch, [seat] for an
+        # abandon. It is what an AI seat may remember, so it holds nothing secret.
+        self.history: list[list[int]] = []
         self.max_turns = 0
         self.ratings: list[dict[str, Any]] = []
         self.defeat_rating = ""
@@ -189,6 +192,7 @@ class Narabi(Game):
         claimed = action.get("seat", seat)
         if not isinstance(claimed, int) or isinstance(claimed, bool) or claimed != seat:
             raise IllegalAction("bad_action", "a player can only abandon for their own seat")
+        self.history.append([seat])
         self._result = Result((), "abandoned", details={
             "turns": self.turn, "rating": self.defeat_rating, "seat": seat})
         return [{"type": "abandoned", "seat": seat, "turn": self.turn}, self._game_over_event()]
@@ -209,6 +213,7 @@ class Narabi(Game):
         self.rows[seat][index] = target
         self.rows[target_seat][target_index] = card
         self.turn += 1
+        self.history.append([seat, card, target])
         # Positions are where the two cards were before the switch (each is now at the other's).
         self.last_switch = {"turn": self.turn, "seat": seat, "index": index, "card": card,
                             "target_seat": target_seat, "target_index": target_index,
@@ -273,6 +278,9 @@ class Narabi(Game):
             return {}
         return {"seat": seat, "cards": [self._card_view(c, True) for c in self.rows[seat]]}
 
+    def public_history(self) -> list[dict[str, Any]]:
+        return [_history_entry(entry) for entry in self.history]
+
     # ----------------------------------------------------------------- persistence
 
     def to_json(self) -> dict[str, Any]:
@@ -289,6 +297,7 @@ class Narabi(Game):
             "turn": self.turn,
             "active": self.active,
             "last_switch": dict(self.last_switch) if self.last_switch else None,
+            "history": [list(e) for e in self.history],
             "max_turns": self.max_turns,
             "ratings": [dict(r) for r in self.ratings],
             "defeat_rating": self.defeat_rating,
@@ -311,8 +320,17 @@ class Narabi(Game):
         game.turn = int(data["turn"])
         game.active = int(data["active"])
         game.last_switch = dict(data["last_switch"]) if data["last_switch"] else None
+        # States saved before the history was kept load with an empty one.
+        game.history = [[int(v) for v in e] for e in data.get("history", ())]
         game.max_turns = int(data["max_turns"])
         game.ratings = [dict(r) for r in data["ratings"]]
         game.defeat_rating = str(data["defeat_rating"])
         game._result = Result.from_json(data["result"]) if data["result"] else None
         return game
+
+
+def _history_entry(entry: list[int]) -> dict[str, Any]:
+    if len(entry) == 1:
+        return {"seat": entry[0], "action": {"type": "resign"}}
+    seat, card, target = entry
+    return {"seat": seat, "action": {"type": "switch", "card": card, "target": target}}

@@ -47,8 +47,6 @@ def playout(seed: int, seats: int = 2, fair: bool = False,
             record: list[int] | None = None, board: list[int] | None = None) -> Result:
     """Play ``Sarena.new(seats, {"fair": fair}, seed)`` to the end with random moves.
 
-    The loop repeats :meth:`Position.move` inline on local variables because attribute and
-    call overhead dominate pure-Python playouts (see there for why each update is enough).
     ``record`` receives the edge ids played and ``board`` the final piles.
     """
     if not Sarena.min_seats <= seats <= Sarena.max_seats:
@@ -56,9 +54,21 @@ def playout(seed: int, seats: int = 2, fair: bool = False,
     opening = deal(random.Random(seed), seats, fair)
     piles = opening.piles
     heights = [1] * len(piles)
-    legal = set(_OPENING_LEGAL)
+    moves = play_random(piles, heights, set(_OPENING_LEGAL), choice_random(seed).random, record)
+    if board is not None:
+        board[:] = piles
+    return final_result(piles, heights, opening.colours, [True] * seats, moves)
+
+
+def play_random(piles: list[int], heights: list[int], legal: set[int],
+                rnd: Callable[[], float], record: list[int] | None = None) -> int:
+    """Play uniformly random moves from any position until none is legal; returns how many.
+
+    ``piles``, ``heights`` and ``legal`` (the position's legal edges) are updated in place.
+    The loop repeats :meth:`Position.move` inline on local variables because attribute and
+    call overhead dominate pure-Python playouts (see there for why each update is enough).
+    """
     add, discard, drop = legal.add, legal.discard, legal.difference_update
-    rnd = choice_random(seed).random
     src_of, dst_of, links, arrow = _SRC, _DST, LINKS, ARROW
     out_edges, in_links, touching = OUT_EDGES, IN_LINKS, TOUCHING_EDGES
     moves = 0
@@ -103,9 +113,7 @@ def playout(seed: int, seats: int = 2, fair: bool = False,
         moves += 1
         if record is not None:
             record.append(edge)
-    if board is not None:
-        board[:] = piles
-    return final_result(piles, heights, opening.colours, [True] * seats, moves)
+    return moves
 
 
 def playout_api(seed: int, seats: int = 2, fair: bool = False,

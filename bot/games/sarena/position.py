@@ -28,6 +28,14 @@ class Position:
         self.heights = heights
         self.legal = {e for e in range(len(EDGES)) if edge_is_legal(heights, e)}
 
+    def copy(self) -> "Position":
+        """An independent copy, without recounting the legal moves (search trees branch a lot)."""
+        twin = Position.__new__(Position)
+        twin.piles = list(self.piles)
+        twin.heights = list(self.heights)
+        twin.legal = set(self.legal)
+        return twin
+
     @classmethod
     def opening(cls, chips: list[int]) -> "Position":
         return cls(list(chips), [1] * CIRCLES)

@@ -12,6 +12,8 @@ from .scoring import final_result
 from .setup import deal
 
 STATE_VERSION = 1
+#: the edge stored in a history entry for a resignation (real edges are 0-119)
+RESIGNED = -1
 
 
 class Sarena(Game):
@@ -23,7 +25,7 @@ class Sarena(Game):
     def __init__(self, *, seats: int, options: dict[str, Any], seed: int,
                  colours: list[int], active: list[bool], position: Position,
                  to_move: int | None, moves: int, last_move: dict[str, Any] | None,
-                 result: Result | None) -> None:
+                 result: Result | None, history: list[list[int]] | None = None) -> None:
         self.seats = seats
         self.options = options
         self.seed = seed
@@ -34,6 +36,8 @@ class Sarena(Game):
         self._moves = moves
         self._last_move = last_move
         self._result = result
+        # [seat, edge id or RESIGNED] per action: two small ints keep stored states short.
+        self._history = history if history is not None else []
 
     # -- creation -------------------------------------------------------------------------
 
@@ -63,6 +67,12 @@ class Sarena(Game):
             return []
         return [{"type": "move", "from": SQUARE_NAMES[EDGES[e][0]], "to": SQUARE_NAMES[EDGES[e][1]]}
                 for e in sorted(self._position.legal)]
+
+    def public_history(self) -> list[dict[str, Any]]:
+        return [{"seat": seat, "action": {"type": "resign"}} if edge == RESIGNED else
+                {"seat": seat, "action": {"type": "move", "from": SQUARE_NAMES[EDGES[edge][0]],
+                                          "to": SQUARE_NAMES[EDGES[edge][1]]}}
+                for seat, edge in self._history]
 
     def legal_edges(self) -> frozenset[int]:
         """Directed-edge ids of the legal moves (the same for every seat); for AIs and playouts."""
@@ -124,6 +134,7 @@ class Sarena(Game):
         chips_moved = position.heights[src]
         flipped = position.move(edge)
         self._moves += 1
+        self._history.append([seat, edge])
         self._last_move = {"seat": seat, "from": SQUARE_NAMES[src], "to": SQUARE_NAMES[dst],
                            "flipped": flipped, "move": self._moves}
         events: list[dict[str, Any]] = [{
@@ -139,6 +150,7 @@ class Sarena(Game):
 
     def _resign(self, seat: int) -> list[dict[str, Any]]:
         self._active[seat] = False
+        self._history.append([seat, RESIGNED])
         events: list[dict[str, Any]] = [{"type": "resigned", "seat": seat, "move": self._moves}]
         if sum(self._active) == 1:
             events.append(self._finish())
@@ -224,6 +236,7 @@ class Sarena(Game):
             "moves": self._moves,
             "last_move": dict(self._last_move) if self._last_move else None,
             "result": self._result.to_json() if self._result else None,
+            "history": [list(entry) for entry in self._history],
         }
 
     @classmethod
@@ -237,4 +250,6 @@ class Sarena(Game):
                    position=Position(list(data["piles"]), list(data["heights"])),
                    to_move=data["to_move"], moves=data["moves"],
                    last_move=dict(data["last_move"]) if data["last_move"] else None,
-                   result=Result.from_json(result) if result else None)
+                   result=Result.from_json(result) if result else None,
+                   # States saved before the history was kept load with an empty one.
+                   history=[[int(seat), int(edge)] for seat, edge in data.get("history", ())])

@@ -10,7 +10,7 @@ from .board import COLOURS, EMPTY, HOME_RANK, PIT, SIZE, parse_square, rank_of, 
 from .layouts import PITS, SETUPS
 from .moves import (ARASHI, SHIZUKANA, character_move_error, character_targets,
                     stone_destinations, stone_move_error)
-from .notation import MAX_ACTIONS, format_action
+from .notation import MAX_ACTIONS, format_action, parse_action
 
 STONE_MOVES_PER_TURN = 2
 FIRST_SEAT = {"green": 0, "red": 1}
@@ -44,7 +44,7 @@ class Sensei(Game):
     def __init__(self, *, options: dict[str, Any], cells: list[int], characters: list[int],
                  active: int, first: int, turn: int, current: list[dict[str, str]],
                  last_turn: dict[str, Any] | None, draw_offer: int | None,
-                 result: Result | None) -> None:
+                 result: Result | None, history: list[list[Any]] | None = None) -> None:
         self.options = options
         self.cells = cells
         self.characters = characters
@@ -55,6 +55,9 @@ class Sensei(Game):
         self.last_turn = last_turn
         self.draw_offer = draw_offer
         self._result = result
+        # [seat, token] per applied action: a move in notation ("c2-c5", "*d1-f3") or the type of
+        # any other action ("end_turn", "undo" ...). Notation keeps long games small in the store.
+        self.history = history if history is not None else []
         self.slide = options["version"] == ARASHI
 
     # ----------------------------------------------------------------- creation / copying
@@ -82,7 +85,41 @@ class Sensei(Game):
                       characters=list(self.characters), active=self.active, first=self.first,
                       turn=self.turn, current=[dict(a) for a in self.current],
                       last_turn=_copy_turn(self.last_turn), draw_offer=self.draw_offer,
-                      result=self._result)
+                      result=self._result, history=[list(e) for e in self.history])
+
+    @classmethod
+    def from_public_view(cls, public: Mapping[str, Any],
+                         history: list[Mapping[str, Any]] | None = None) -> "Sensei":
+        """The game a public view shows (Sensei hides nothing), e.g. for an AI player.
+
+        ``first`` is not in the view: it is read from the history when there is one, otherwise
+        guessed from the turn number (only passes can make that guess wrong, and nothing but
+        the stored state depends on it).
+        """
+        history = list(history or ())
+        if history:
+            first = history[0]["seat"]
+        else:
+            first = public["current_turn"]["seat"] ^ (1 - public["turn"] % 2)
+        stones: list[list[str]] = [[], []]
+        for name, stone in public["board"].items():
+            stones[stone["seat"]].append(name)
+        last = public["last_turn"]
+        return cls.from_json({
+            "options": public["options"],
+            "stones": stones,
+            "characters": public["characters"],
+            "active": public["current_turn"]["seat"],
+            "first": first,
+            "turn": public["turn"],
+            "current": [_stored_move(m) for m in public["current_turn"]["actions"]],
+            "last_turn": None if last is None else {
+                "seat": last["seat"], "turn": last["turn"],
+                "actions": [_stored_move(m) for m in last["actions"]]},
+            "draw_offer": public["draw_offer"],
+            "result": public["result"],
+            "history": [[e["seat"], _history_token(e["action"])] for e in history],
+        })
 
     # ----------------------------------------------------------------- queries
     @property
@@ -160,7 +197,22 @@ class Sensei(Game):
                                 action=action["type"])
         if self._result is not None:
             raise IllegalAction("game_over", "the game is over")
-        return handler(self, seat, action)
+        events = handler(self, seat, action)
+        # Recorded only once the handler succeeded: a refused action leaves no trace.
+        if action["type"] == "undo":
+            self._forget_last_move(seat)
+        else:
+            self.history.append([seat, _history_token(action)])
+        return events
+
+    def _forget_last_move(self, seat: int) -> None:
+        # A move taken back was never part of the game: the history, like the state, returns
+        # to what it was before it (a draw offer made in between stays).
+        for index in range(len(self.history) - 1, -1, -1):
+            entry_seat, token = self.history[index]
+            if entry_seat == seat and "-" in token:
+                del self.history[index]
+                return
 
     def _require_turn(self, seat: int) -> None:
         if seat != self.active:
@@ -349,6 +401,9 @@ class Sensei(Game):
     def private_view(self, seat: int) -> dict[str, Any]:
         return {}
 
+    def public_history(self) -> list[dict[str, Any]]:
+        return [{"seat": seat, "action": _history_action(token)} for seat, token in self.history]
+
     # ----------------------------------------------------------------- persistence
     def to_json(self) -> dict[str, Any]:
         return {
@@ -362,6 +417,7 @@ class Sensei(Game):
             "last_turn": _copy_turn(self.last_turn),
             "draw_offer": self.draw_offer,
             "result": None if self._result is None else self._result.to_json(),
+            "history": [list(e) for e in self.history],
         }
 
     @classmethod
@@ -378,7 +434,9 @@ class Sensei(Game):
                    active=data["active"], first=data["first"], turn=data["turn"],
                    current=[dict(a) for a in data["current"]],
                    last_turn=_copy_turn(data["last_turn"]), draw_offer=data["draw_offer"],
-                   result=None if data["result"] is None else Result.from_json(data["result"]))
+                   result=None if data["result"] is None else Result.from_json(data["result"]),
+                   # States saved before the history was kept load with an empty one.
+                   history=[[int(seat), str(token)] for seat, token in data.get("history", ())])
 
 
 def _copy_turn(turn: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -386,6 +444,22 @@ def _copy_turn(turn: Mapping[str, Any] | None) -> dict[str, Any] | None:
         return None
     return {"seat": turn["seat"], "turn": turn["turn"],
             "actions": [dict(a) for a in turn["actions"]]}
+
+
+def _history_token(action: Mapping[str, Any]) -> str:
+    if action["type"] in ("stone", "character"):
+        return format_action(action)
+    return action["type"]
+
+
+def _history_action(token: str) -> dict[str, Any]:
+    if "-" in token:
+        return parse_action(token)
+    return {"type": token}
+
+
+def _stored_move(move: Mapping[str, str]) -> dict[str, str]:
+    return {"kind": move["kind"], "from": move["from"], "to": move["to"]}
 
 
 def _view_move(move: Mapping[str, str]) -> dict[str, str]:
