@@ -13,6 +13,7 @@ import random
 from typing import Any, Mapping
 
 from .games import Game
+from .registry import entry
 
 #: "random" is uniform over the legal actions: the yardstick the arena measures the others by.
 LEVELS = ("random", "easy", "medium", "hard")
@@ -49,8 +50,22 @@ def choose_action(game_key: str, view: Mapping[str, Any], level: str = "medium",
     rng = rng_for(game_key, level, seed)
     if level == "random" or len(legal) == 1:
         return dict(rng.choice(legal))
-    module = importlib.import_module(f"bot.games.{game_key}.ai")
+    ai = entry(game_key).ai
+    if ai is None:
+        raise ValueError(f"{game_key} has no AI players (no bot/games/{game_key}/ai.py)")
+    module = importlib.import_module(ai)
     action = module.choose(view, level, rng)
     if action not in legal:
         raise RuntimeError(f"{game_key} AI ({level}) chose an action that is not legal: {action!r}")
     return dict(action)
+
+
+def choose_question(game_key: str, view: Mapping[str, Any], level: str = "medium",
+                    seed: int = 0) -> dict[str, Any] | None:
+    """A question this seat would ask its teammates now, for games that have them (Narabi),
+    else None. Pure and seeded like ``choose_action``."""
+    module = importlib.import_module(f"bot.games.{game_key}.ai")
+    ask = getattr(module, "choose_question", None)
+    if ask is None or level not in PLAYER_LEVELS:
+        return None
+    return ask(view, level, rng_for(game_key, f"ask-{level}", seed))

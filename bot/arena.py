@@ -15,13 +15,10 @@ from typing import Any
 
 from .ai import LEVELS, choose_action, seat_view
 from .games import game_class
+from .registry import keys
 
-DEFAULT_SEATS = {"narabi": 3, "sensei": 2, "sarena": 2}
 #: Narabi deals whose par is at most this many switches count as solvable
 PAR_LIMIT = 24
-#: a game still running after this many actions is scored as a draw (random Sensei play can
-#: wander for ever; the AIs should never get near it)
-MAX_ACTIONS = {"narabi": 200, "sensei": 1200, "sarena": 400}
 
 
 @dataclass
@@ -64,7 +61,7 @@ def play_one(game_key: str, levels: list[str], options: dict[str, Any], seed: in
     """One game with ``levels[seat]`` at each seat; returns its Result (None if capped)."""
     cls = game_class(game_key)
     game = cls.new(len(levels), options, seed)
-    for ply in range(MAX_ACTIONS[game_key]):
+    for ply in range(cls.arena_max_actions):
         if game.result() is not None:
             break
         seat = game.to_move
@@ -79,8 +76,9 @@ def play_one(game_key: str, levels: list[str], options: dict[str, Any], seed: in
 
 def run(game_key: str, a: str, b: str, games: int, seed: int, seats: int | None = None,
         options: dict[str, Any] | None = None) -> Tally:
-    seats = seats or DEFAULT_SEATS[game_key]
-    options = game_class(game_key).normalize_options(options)
+    cls = game_class(game_key)
+    seats = seats or cls.min_seats
+    options = cls.normalize_options(options)
     tally = Tally()
     for i in range(games):
         if game_key == "narabi":
@@ -140,12 +138,12 @@ def report(game_key: str, a: str, b: str, tally: Tally) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", choices=sorted(DEFAULT_SEATS))
+    parser.add_argument("game", choices=keys())
     parser.add_argument("--a", default="hard", choices=LEVELS, help="the level measured")
     parser.add_argument("--b", default="random", choices=LEVELS, help="its opponents' level")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--seats", type=int, default=None, help="players per game")
+    parser.add_argument("--seats", type=int, default=None, help="players per game (default: the fewest the game allows)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a game option, e.g. version=shizukana or fair=true")
 

@@ -231,9 +231,11 @@ async def _finished_size(key: str, seats: int, games: int) -> float:
         return round((size() - base) / games)
 
 
-async def _open_loop(h, opened, *, rate: float, count: int, rng: random.Random) -> list[float]:
+async def _open_loop(h, opened, *, rate: float, count: int, rng: random.Random,
+                     settle: bool = True) -> list[float]:
     """Clicks arriving at random (Poisson) times across all tables, whatever the bot is doing:
-    each one's time to acknowledgement includes waiting behind the others."""
+    each one's time to acknowledgement includes waiting behind the others. ``settle=False``
+    waits only for the acknowledgements (other work, e.g. AI tables, may never end)."""
     loop = asyncio.get_running_loop()
     start, at = loop.time(), 0.0
     started = []
@@ -246,8 +248,55 @@ async def _open_loop(h, opened, *, rate: float, count: int, rng: random.Random) 
         got = await _switch_click(h, table_id, members)
         if got is not None:
             started.append(got)
-    await h.settle()
+    if settle:
+        await h.settle()
+    else:
+        for _ in range(3000):
+            if all(token in h.fake.acked_at for token, _ in started):
+                break
+            await asyncio.sleep(0.01)
     return [h.fake.acked_at[token] - t0 for token, t0 in started if token in h.fake.acked_at]
+
+
+async def bench_ai_load(tables: int, ai_tables: int, rate: float = 100.0) -> dict[str, Any]:
+    """Human clicks at ``rate`` per second across ``tables`` Narabi tables, first alone, then
+    while ``ai_tables`` Sensei tables of two hard AIs play without pause (their searches in
+    the worker pool, their boards published like any other)."""
+    from .store import SeatRow
+    from .testing.fake_discord import snowflake
+
+    with tempfile.TemporaryDirectory() as tmp:
+        h = await _bot(Path(tmp) / "bench.sqlite3")
+        try:
+            opened = await _narabi_tables(h, tables)
+            await _open_loop(h, opened, rate=rate, count=tables, rng=random.Random(5))  # warm up
+            alone = await _open_loop(h, opened, rate=rate, count=tables * 3, rng=random.Random(7))
+            h.bot.autoplayer.pause = 0.0
+            for _ in range(ai_tables):
+                seats = [SeatRow(0, -1, "AI · Hard", ai="hard"), SeatRow(1, -2, "AI · Hard", ai="hard")]
+                live = await h.bot.tables.open_lobby(
+                    "sensei", guild_id=1, channel_id=snowflake(), host_id=-1, host_name="AI",
+                    options=None, locale="en-US", seats=seats)
+                await h.bot.tables.start(live.id, -1, use_thread=False)
+            # Until every worker is searching and the AI tables are under way.
+            for _ in range(500):
+                if h.bot.pool.busy >= h.bot.settings.ai_workers and h.bot.autoplayer.moves >= 1:
+                    break
+                await asyncio.sleep(0.02)
+            moves_before = h.bot.autoplayer.moves
+            started = time.perf_counter()
+            loaded = await _open_loop(h, opened, rate=rate, count=tables * 3,
+                                      rng=random.Random(7), settle=False)
+            elapsed = time.perf_counter() - started
+            ai_moves = h.bot.autoplayer.moves - moves_before
+            thinking = h.bot.autoplayer.active
+            await h.bot.autoplayer.stop()
+        finally:
+            await h.bot.close()
+    ratio = _pct(loaded, 99) / _pct(alone, 99) if alone and loaded else float("nan")
+    return {"human_tables": tables, "ai_tables": ai_tables, "workers": h.bot.settings.ai_workers,
+            "alone": _ms(alone), "with_ai": _ms(loaded), "p99_ratio": round(ratio, 2),
+            "ai_moves_per_s": round(ai_moves / elapsed, 1), "ai_tables_active": thinking}
 
 
 async def _bench_commit(h) -> dict[str, float]:
@@ -305,10 +354,17 @@ async def bench_restore(count: int) -> dict[str, Any]:
 
 
 def bench_games(quick: bool) -> dict[str, Any]:
-    from .benchmarks import narabi, sarena, sensei
+    """The figures of every game that has a ``bot/benchmarks/<key>.py``."""
+    import importlib
+    import importlib.util
+
+    from .registry import keys
 
     out = {}
-    for name, module in (("narabi", narabi), ("sensei", sensei), ("sarena", sarena)):
+    for name in keys():
+        if importlib.util.find_spec(f"{__package__}.benchmarks.{name}") is None:
+            continue
+        module = importlib.import_module(f"{__package__}.benchmarks.{name}")
         out[name] = module.bench(quick=quick) if "quick" in module.bench.__code__.co_varnames \
             else module.bench()
     return out
@@ -324,6 +380,7 @@ def main(*, json_output: bool = False, quick: bool = False) -> int:
         "starts": asyncio.run(bench_starts(40 if quick else 200, 0.05)),
         "finished_game_bytes": bench_finished_size(10 if quick else 50),
         "restore": asyncio.run(bench_restore(1_000 if quick else 10_000)),
+        "ai_load": asyncio.run(bench_ai_load(40 if quick else 200, 10)),
         "games": bench_games(quick),
     }
     if json_output:
@@ -353,6 +410,11 @@ def main(*, json_output: bool = False, quick: bool = False) -> int:
     r = figures["restore"]
     print(f"restore: {r['tables']} unfinished tables ready in {r['seconds']:.3f} s "
           f"(game states load on first use: all of them would take {r['all_states_loaded_seconds']:.2f} s)")
+    a = figures["ai_load"]
+    print(f"AI load: {a['ai_tables']} tables of two hard AIs playing on {a['workers']} worker "
+          f"process(es) ({a['ai_moves_per_s']} AI moves/s): human clicks at 100/s on "
+          f"{a['human_tables']} tables p99 {a['alone']['p99_ms']:.2f} ms alone → "
+          f"{a['with_ai']['p99_ms']:.2f} ms beside them = ×{a['p99_ratio']} (target ≤ ×1.5)")
     for game, numbers in figures["games"].items():
         shown = "  ".join(f"{k} {round(v, 2) if isinstance(v, float) else v}"
                           for k, v in numbers.items())

@@ -6,16 +6,19 @@ import asyncio
 import logging
 import pkgutil
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Iterator
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from .autoplay import AutoPlayer
 from .config import Settings
 from .i18n import t
 from .store import Store, StoreFailure
-from .tables import TableService
+from .tables import LiveTable, TableService
+from .thinkpool import ThinkPool
+from .turnclock import TurnClock
 from .ui.reconcile import Reconciler
 from .ui.replies import ephemeral
 from .ui.router import Router
@@ -30,11 +33,18 @@ SHUTDOWN_GRACE = 5.0
 
 
 def extensions() -> list[str]:
-    """Every module or package under cogs/ that defines a ``setup``: each is one extension."""
+    """Every module or package under cogs/ that defines a ``setup``: each is one extension.
+
+    The registry's cog of each game is among them; whatever else is under cogs/ holds commands
+    that are not about one game."""
     import cogs
 
-    return [f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__)
-            if not m.name.startswith("_")]
+    from .registry import games
+
+    found = {f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__)
+             if not m.name.startswith("_")}
+    found.update(game.cog for game in games().values() if game.cog)
+    return sorted(found)
 
 
 class Tree(app_commands.CommandTree):
@@ -81,6 +91,11 @@ class TabletopBot(commands.Bot):
         self.router = Router(self.tables)
         self.reconciler = Reconciler(self)
         self.upkeep = Upkeep(store, self.tables, settings, self.reconciler.mark, store.clock)
+        self.turnclock = TurnClock(self.tables, on_change=self.reconciler.mark)
+        self.pool = ThinkPool(settings.ai_workers)
+        self.autoplayer = AutoPlayer(self.tables, self.pool, pause=settings.ai_pause_seconds,
+                                     think_limit=settings.ai_think_limit,
+                                     prepare=self._ai_prepare, on_commit=self.reconciler.mark)
         self.restored = 0
         self.closing = False
         self._sync = sync_commands
@@ -89,6 +104,9 @@ class TabletopBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.restored = await self.tables.restore()
+        clocks = await self.turnclock.load()
+        if clocks:
+            log.info("%d turn clocks running", clocks)
         self.add_dynamic_items(Routed)
         await self.tree.set_translator(CatalogTranslator())
         for name in extensions():
@@ -96,7 +114,19 @@ class TabletopBot(commands.Bot):
         if self._sync:
             await self.sync_commands()
         await self.repair_all()
+        resumed = await self.autoplayer.resume_all()
+        if resumed:
+            log.info("%d tables with AI players resumed", resumed)
         self.upkeep.start()
+        self.turnclock.start()
+
+    async def _ai_prepare(self, live: LiveTable, seat: int, level: str, view: dict[str, Any],
+                          think: Any) -> dict[str, Any] | float:
+        # A game may add public facts the rules do not keep (Narabi's questions and answers).
+        cog = self.router.cog(live.row.game)
+        if cog is None:
+            return view
+        return await cog.ai_prepare(live, seat, level, view, think)
 
     async def repair_all(self) -> int:
         """Queue every table whose messages are behind the store (after a stop at any moment:
@@ -149,6 +179,8 @@ class TabletopBot(commands.Bot):
         while self._in_flight and loop.time() < deadline:
             await asyncio.sleep(0.05)
         await self.upkeep.stop()
+        await self.turnclock.stop()
+        await self.autoplayer.stop()
         await self.reconciler.stop()
         await self.close()
         log.info("stopped cleanly")
@@ -157,6 +189,9 @@ class TabletopBot(commands.Bot):
         self.closing = True
         try:
             await self.upkeep.stop()
+            await self.turnclock.stop()
+            await self.autoplayer.stop()
+            await self.pool.close()
             await self.reconciler.stop(timeout=0)
             await super().close()
         finally:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
@@ -19,6 +19,13 @@ class ConfigError(Exception):
 
 
 DEFAULT_LOBBY_TTL_HOURS = 24.0
+DEFAULT_AI_PAUSE = 2.0
+DEFAULT_AI_THINK_LIMIT = 20.0
+
+
+def default_ai_workers() -> int:
+    # One core stays with the event loop, so clicks are answered while AIs think.
+    return max(1, (os.cpu_count() or 2) - 1)
 
 
 @dataclass(frozen=True)
@@ -31,6 +38,12 @@ class Settings:
     lobby_ttl_hours: float = DEFAULT_LOBBY_TTL_HOURS
     #: finished and cancelled tables older than this are deleted (None: kept for ever)
     retention_days: float | None = None
+    #: processes that run AI searches (default: one per core but one, at least one)
+    ai_workers: int = field(default_factory=lambda: default_ai_workers())
+    #: seconds an AI waits after the previous move before playing, so people can follow
+    ai_pause_seconds: float = DEFAULT_AI_PAUSE
+    #: a search still running after this many seconds is stopped (a random legal move is played)
+    ai_think_limit: float = DEFAULT_AI_THINK_LIMIT
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, *, require_token: bool = True) -> "Settings":
@@ -55,10 +68,16 @@ class Settings:
         ttl = _positive(env, "LOBBY_TTL_HOURS", "hours, e.g. 24")
         retention = _positive(env, "RETENTION_DAYS", "days, e.g. 365, or leave it empty to keep "
                                                     "every finished game")
+        workers = _number(env, "AI_WORKERS", "processes, e.g. 1", minimum=0)
+        pause = _number(env, "AI_PAUSE_SECONDS", "seconds, e.g. 2", minimum=0)
+        limit = _positive(env, "AI_THINK_LIMIT_SECONDS", "seconds, e.g. 20")
         return cls(token=token, database_path=path, dev_guild_id=int(guild) if guild else None,
                    log_level=level,
                    lobby_ttl_hours=DEFAULT_LOBBY_TTL_HOURS if ttl is None else ttl,
-                   retention_days=retention)
+                   retention_days=retention,
+                   ai_workers=default_ai_workers() if workers is None else int(workers),
+                   ai_pause_seconds=DEFAULT_AI_PAUSE if pause is None else pause,
+                   ai_think_limit=DEFAULT_AI_THINK_LIMIT if limit is None else limit)
 
 
 def _positive(env: Mapping[str, str], name: str, unit: str) -> float | None:
@@ -71,6 +90,20 @@ def _positive(env: Mapping[str, str], name: str, unit: str) -> float | None:
         value = -1.0
     if not value > 0:
         raise ConfigError(f"{name} must be a positive number of {unit}; got {text!r}.")
+    return value
+
+
+def _number(env: Mapping[str, str], name: str, unit: str, *, minimum: float) -> float | None:
+    text = env.get(name, "").strip()
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = minimum - 1
+    if not value >= minimum:
+        raise ConfigError(f"{name} must be a number of {unit} (at least {minimum:g}); "
+                          f"got {text!r}.")
     return value
 
 

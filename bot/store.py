@@ -124,10 +124,57 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX outbox_table ON outbox(table_id, id);
     """,
+    # Seats held by AI players. ``ai`` is the level of the AI holding a seat now (NULL: its
+    # person). A seat an AI was added to has a negative user_id (never a Discord id); a person's
+    # seat an AI took over keeps the person's id. ``ai_played`` stays set once an AI has acted
+    # for the seat, so the result is not rated for it.
+    """
+    ALTER TABLE seats ADD COLUMN ai TEXT;
+    ALTER TABLE seats ADD COLUMN ai_played INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE result_seats ADD COLUMN ai_played INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX seats_ai ON seats(table_id) WHERE ai IS NOT NULL;
+    """,
+    # Turn clocks. ``deadline`` is when the seat ``deadline_seat`` runs out of time (NULL: no
+    # clock running); ``reminded`` how many reminders of that turn were sent. The heartbeat
+    # lets a restart give back the time the bot was down.
+    """
+    ALTER TABLE game_tables ADD COLUMN turn_limit REAL;
+    ALTER TABLE game_tables ADD COLUMN timeout_policy TEXT NOT NULL DEFAULT 'ai';
+    ALTER TABLE game_tables ADD COLUMN deadline REAL;
+    ALTER TABLE game_tables ADD COLUMN deadline_seat INTEGER;
+    ALTER TABLE game_tables ADD COLUMN reminded INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX deadlines ON game_tables(deadline) WHERE deadline IS NOT NULL;
+    ALTER TABLE seats ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE result_seats ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE guild_settings (
+        guild_id       INTEGER NOT NULL,
+        game           TEXT    NOT NULL,
+        turn_limit     REAL,
+        timeout_policy TEXT,
+        PRIMARY KEY (guild_id, game)
+    );
+    CREATE TABLE user_settings (
+        user_id      INTEGER PRIMARY KEY,
+        dm_reminders INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE seat_votes (
+        table_id INTEGER NOT NULL REFERENCES game_tables(id) ON DELETE CASCADE,
+        seat     INTEGER NOT NULL,
+        voter    INTEGER NOT NULL,
+        version  INTEGER NOT NULL,
+        PRIMARY KEY (table_id, seat, voter)
+    );
+    CREATE TABLE heartbeat (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        at REAL NOT NULL
+    );
+    """,
 )
 
 
 UNFINISHED = ("lobby", "playing")
+#: the bot's own time per turn when a server chose none: a day
+DEFAULT_TURN_LIMIT = 86_400.0
 #: how long a write waits for another program's lock: short enough that the click that asked
 #: for it still gets its answer inside Discord's three seconds
 BUSY_TIMEOUT_MS = 1500
@@ -196,6 +243,17 @@ class SeatRow:
     user_id: int
     name: str
     dm_open: bool = True
+    #: level of the AI holding the seat now; None while its person plays it
+    ai: str | None = None
+    #: an AI has acted for this seat (the game is not rated for it)
+    ai_played: bool = False
+    #: the seat's person ran out of time (or the others handed the seat to an AI) this game
+    timed_out: bool = False
+
+    @property
+    def person(self) -> bool:
+        """A Discord user sits here (an AI may be playing for them meanwhile)."""
+        return self.user_id > 0
 
 
 @dataclass
@@ -223,6 +281,13 @@ class TableRow:
     board_version: int = -1
     closed_reason: str | None = None
     updated_at: float = 0.0
+    #: seconds per turn (None: no clock) and what happens when they run out
+    turn_limit: float | None = None
+    timeout_policy: str = "ai"
+    #: when ``deadline_seat`` runs out of time (None: no clock running)
+    deadline: float | None = None
+    deadline_seat: int | None = None
+    reminded: int = 0
     seats: list[SeatRow] = field(default_factory=list)
 
     @property
@@ -251,20 +316,23 @@ class TableRow:
 
 _TABLE_COLUMNS = ("id, game, guild_id, channel_id, host_id, status, options, locale, thread_id, "
                   "lobby_message_id, board_message_id, seed, version, state, rematch_of, invited_id, "
-                  "rev, lobby_rev, board_version, closed_reason, updated_at")
+                  "rev, lobby_rev, board_version, closed_reason, updated_at, turn_limit, "
+                  "timeout_policy, deadline, deadline_seat, reminded")
 
 
 def _row_to_table(row: sqlite3.Row | tuple) -> TableRow:
     (id_, game, guild_id, channel_id, host_id, status, options, locale, thread_id, lobby_id,
      board_id, seed, version, state, rematch_of, invited_id, rev, lobby_rev, board_version,
-     closed_reason, updated_at) = row
+     closed_reason, updated_at, turn_limit, timeout_policy, deadline, deadline_seat,
+     reminded) = row
     return TableRow(id=id_, game=game, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
                     status=status, options=json.loads(options), locale=locale,
                     thread_id=thread_id, lobby_message_id=lobby_id, board_message_id=board_id,
                     seed=seed, version=version, state=json.loads(state) if state else None,
                     rematch_of=rematch_of, invited_id=invited_id, rev=rev, lobby_rev=lobby_rev,
                     board_version=board_version, closed_reason=closed_reason,
-                    updated_at=updated_at)
+                    updated_at=updated_at, turn_limit=turn_limit, timeout_policy=timeout_policy,
+                    deadline=deadline, deadline_seat=deadline_seat, reminded=reminded)
 
 
 def _dumps(obj: Any) -> str:
@@ -513,11 +581,13 @@ class Store:
     async def create_table(self, *, game: str, guild_id: int | None, channel_id: int,
                            host_id: int, host_name: str, options: dict[str, Any], locale: str,
                            rematch_of: int | None = None,
-                           seats: list[tuple[int, str]] | None = None,
-                           invited_id: int | None = None) -> TableRow:
+                           seats: list[SeatRow] | None = None,
+                           invited_id: int | None = None, turn_limit: float | None = None,
+                           timeout_policy: str = "ai") -> TableRow:
         """A new lobby; raises LobbyExists when the channel already has one."""
         now = self.clock()
-        seat_list = seats or [(host_id, host_name)]
+        seat_list = [SeatRow(i, s.user_id, s.name, ai=s.ai)
+                     for i, s in enumerate(seats or [SeatRow(0, host_id, host_name)])]
 
         def job(db: sqlite3.Connection) -> int:
             row = db.execute("SELECT id FROM game_tables WHERE channel_id=? AND status='lobby'",
@@ -527,21 +597,23 @@ class Store:
             cur = db.execute(
                 "INSERT INTO game_tables (game, guild_id, channel_id, host_id, status, options, "
                 "locale, rematch_of, invited_id, created_at, updated_at, rev, lobby_rev, "
-                "board_version) VALUES (?,?,?,?,?,?,?,?,?,?,?,1,0,-1)",
+                "board_version, turn_limit, timeout_policy) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,1,0,-1,?,?)",
                 (game, guild_id, channel_id, host_id, "lobby", _dumps(options), locale,
-                 rematch_of, invited_id, now, now))
+                 rematch_of, invited_id, now, now, turn_limit, timeout_policy))
             table_id = cur.lastrowid
             db.executemany(
-                "INSERT INTO seats (table_id, seat, user_id, name) VALUES (?,?,?,?)",
-                [(table_id, i, uid, name) for i, (uid, name) in enumerate(seat_list)])
+                "INSERT INTO seats (table_id, seat, user_id, name, ai) VALUES (?,?,?,?,?)",
+                [(table_id, s.seat, s.user_id, s.name, s.ai) for s in seat_list])
             return table_id
 
         table_id = await self.write(job)
         table = TableRow(id=table_id, game=game, guild_id=guild_id, channel_id=channel_id,
                          host_id=host_id, status="lobby", options=dict(options), locale=locale,
                          rematch_of=rematch_of, invited_id=invited_id, rev=1, lobby_rev=0,
-                         board_version=-1, updated_at=now)
-        table.seats = [SeatRow(i, uid, name) for i, (uid, name) in enumerate(seat_list)]
+                         board_version=-1, updated_at=now, turn_limit=turn_limit,
+                         timeout_policy=timeout_policy)
+        table.seats = seat_list
         return table
 
     async def get_table(self, table_id: int) -> TableRow | None:
@@ -560,9 +632,9 @@ class Store:
 
     async def _seats(self, table_id: int) -> list[SeatRow]:
         rows = await self._fetchall(
-            "SELECT seat, user_id, name, dm_open FROM seats WHERE table_id=? ORDER BY seat",
-            (table_id,))
-        return [SeatRow(s, u, n, bool(d)) for s, u, n, d in rows]
+            "SELECT seat, user_id, name, dm_open, ai, ai_played, timed_out FROM seats "
+            "WHERE table_id=? ORDER BY seat", (table_id,))
+        return [SeatRow(s, u, n, bool(d), ai, bool(p), bool(o)) for s, u, n, d, ai, p, o in rows]
 
     async def unfinished_tables(self) -> list[TableRow]:
         """Every lobby and running game with its seats, without game states (those are loaded
@@ -572,11 +644,12 @@ class Store:
             f"SELECT {columns} FROM game_tables WHERE status IN ('lobby','playing')")
         tables = {r[0]: _row_to_table(r) for r in rows}
         seat_rows = await self._fetchall(
-            "SELECT s.table_id, s.seat, s.user_id, s.name, s.dm_open FROM seats s "
-            "JOIN game_tables t ON t.id = s.table_id WHERE t.status IN ('lobby','playing') "
-            "ORDER BY s.table_id, s.seat")
-        for table_id, seat, user_id, name, dm_open in seat_rows:
-            tables[table_id].seats.append(SeatRow(seat, user_id, name, bool(dm_open)))
+            "SELECT s.table_id, s.seat, s.user_id, s.name, s.dm_open, s.ai, s.ai_played, "
+            "s.timed_out FROM seats s JOIN game_tables t ON t.id = s.table_id "
+            "WHERE t.status IN ('lobby','playing') ORDER BY s.table_id, s.seat")
+        for table_id, seat, user_id, name, dm_open, ai, played, out in seat_rows:
+            tables[table_id].seats.append(SeatRow(seat, user_id, name, bool(dm_open), ai,
+                                                  bool(played), bool(out)))
         return list(tables.values())
 
     async def tables_behind(self) -> list[int]:
@@ -610,8 +683,10 @@ class Store:
         def job(db: sqlite3.Connection) -> None:
             db.execute("DELETE FROM seats WHERE table_id=?", (table_id,))
             db.executemany(
-                "INSERT INTO seats (table_id, seat, user_id, name, dm_open) VALUES (?,?,?,?,?)",
-                [(table_id, s.seat, s.user_id, s.name, int(s.dm_open)) for s in seats])
+                "INSERT INTO seats (table_id, seat, user_id, name, dm_open, ai, ai_played) "
+                "VALUES (?,?,?,?,?,?,?)",
+                [(table_id, s.seat, s.user_id, s.name, int(s.dm_open), s.ai, int(s.ai_played))
+                 for s in seats])
             db.execute("UPDATE game_tables SET rev=rev+1, updated_at=? WHERE id=?",
                              (self.clock(), table_id))
 
@@ -645,6 +720,151 @@ class Store:
 
         await self.write(job)
 
+    async def set_seat_ai(self, table_id: int, seat: int, ai: str | None,
+                          outbox: list[tuple[str, dict[str, Any]]] = (), *,
+                          clock: tuple[float | None, int | None] | None = None,
+                          timed_out: bool = False,
+                          expect: tuple[int, float | None] | None = None) -> bool:
+        """Hand a seat to an AI of level ``ai``, or back to its person (None), with the notice
+        that tells the table and the turn's new ``clock``, in one transaction. ``expect``
+        (version, deadline): only if the table is still exactly there (a timeout that races a
+        last-second move or another process); False when it was not."""
+        now = self.clock()
+
+        def job(db: sqlite3.Connection) -> bool:
+            if expect is not None:
+                cur = db.execute(
+                    "UPDATE game_tables SET rev=rev+1, updated_at=? WHERE id=? AND version=? "
+                    "AND deadline IS ? AND status='playing'", (now, table_id, *expect))
+            else:
+                cur = db.execute("UPDATE game_tables SET rev=rev+1, updated_at=? WHERE id=?",
+                                 (now, table_id))
+            if cur.rowcount != 1:
+                return False
+            db.execute("UPDATE seats SET ai=?, timed_out=max(timed_out, ?) "
+                       "WHERE table_id=? AND seat=?", (ai, int(timed_out), table_id, seat))
+            if clock is not None:
+                db.execute("UPDATE game_tables SET deadline=?, deadline_seat=?, reminded=0 "
+                           "WHERE id=?", (*clock, table_id))
+            db.execute("DELETE FROM seat_votes WHERE table_id=?", (table_id,))
+            self._queue_outbox(db, table_id, outbox, now)
+            return True
+
+        return await self.write(job)
+
+    # -- turn clocks ------------------------------------------------------------------------
+
+    async def deadlines(self) -> list[tuple[int, float, float | None, int, int | None]]:
+        """(table, deadline, turn limit, reminders sent, seat) of every running clock."""
+        return [tuple(r) for r in await self._fetchall(  # type: ignore[misc]
+            "SELECT id, deadline, turn_limit, reminded, deadline_seat FROM game_tables "
+            "WHERE deadline IS NOT NULL AND status='playing'")]
+
+    async def set_clock(self, table_id: int, clock: tuple[float | None, int | None],
+                        outbox: list[tuple[str, dict[str, Any]]] = ()) -> None:
+        now = self.clock()
+
+        def job(db: sqlite3.Connection) -> None:
+            db.execute("UPDATE game_tables SET deadline=?, deadline_seat=?, reminded=0, "
+                       "rev=rev+1 WHERE id=?", (*clock, table_id))
+            self._queue_outbox(db, table_id, outbox, now)
+
+        await self.write(job)
+
+    async def mark_reminded(self, table_id: int, deadline: float, stage: int,
+                            outbox: list[tuple[str, dict[str, Any]]]) -> bool:
+        """Record that reminder ``stage`` of the turn ending at ``deadline`` went out (with its
+        messages), once: False when it already had, or the turn is over."""
+        now = self.clock()
+
+        def job(db: sqlite3.Connection) -> bool:
+            cur = db.execute("UPDATE game_tables SET reminded=? WHERE id=? AND deadline=? "
+                             "AND reminded<? AND status='playing'",
+                             (stage, table_id, deadline, stage))
+            if cur.rowcount != 1:
+                return False
+            self._queue_outbox(db, table_id, outbox, now)
+            return True
+
+        return await self.write(job)
+
+    async def beat(self) -> None:
+        """The bot is up now (a restart gives back the time since the last beat)."""
+        now = self.clock()
+
+        def job(db: sqlite3.Connection) -> None:
+            db.execute("INSERT INTO heartbeat (id, at) VALUES (1, ?) "
+                       "ON CONFLICT(id) DO UPDATE SET at=excluded.at", (now,))
+
+        await self.write(job)
+
+    async def give_back_downtime(self) -> float:
+        """At start-up: push every running deadline back by the time since the last heartbeat
+        (the bot was down: nobody could play), then beat. Returns the seconds given back."""
+        now = self.clock()
+
+        def job(db: sqlite3.Connection) -> float:
+            row = db.execute("SELECT at FROM heartbeat WHERE id=1").fetchone()
+            down = max(0.0, now - row[0]) if row else 0.0
+            if down:
+                db.execute("UPDATE game_tables SET deadline=deadline+? "
+                           "WHERE deadline IS NOT NULL", (down,))
+            db.execute("INSERT INTO heartbeat (id, at) VALUES (1, ?) "
+                       "ON CONFLICT(id) DO UPDATE SET at=excluded.at", (now,))
+            return down
+
+        return await self.write(job)
+
+    async def vote_for_ai(self, table_id: int, seat: int, voter: int, version: int) -> int:
+        """Record a vote to hand ``seat`` to an AI; returns the votes for it at ``version``."""
+        def job(db: sqlite3.Connection) -> int:
+            db.execute("INSERT OR REPLACE INTO seat_votes (table_id, seat, voter, version) "
+                       "VALUES (?,?,?,?)", (table_id, seat, voter, version))
+            return db.execute("SELECT COUNT(*) FROM seat_votes WHERE table_id=? AND seat=? "
+                              "AND version=?", (table_id, seat, version)).fetchone()[0]
+
+        return await self.write(job)
+
+    async def guild_clock(self, guild_id: int | None, game: str) -> tuple[float | None, str | None] | None:
+        """A server's default (turn limit, policy) for a game; None when it set none."""
+        rows = await self._fetchall("SELECT turn_limit, timeout_policy FROM guild_settings "
+                                    "WHERE guild_id=? AND game=?", (guild_id, game))
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    async def set_guild_clock(self, guild_id: int, game: str, *, turn_limit: float | None = None,
+                              set_limit: bool = False, policy: str | None = None) -> None:
+        def job(db: sqlite3.Connection) -> None:
+            db.execute("INSERT OR IGNORE INTO guild_settings (guild_id, game, turn_limit, "
+                       "timeout_policy) VALUES (?,?,?,NULL)", (guild_id, game, DEFAULT_TURN_LIMIT))
+            if set_limit:
+                db.execute("UPDATE guild_settings SET turn_limit=? WHERE guild_id=? AND game=?",
+                           (turn_limit, guild_id, game))
+            if policy is not None:
+                db.execute("UPDATE guild_settings SET timeout_policy=? WHERE guild_id=? AND game=?",
+                           (policy, guild_id, game))
+
+        await self.write(job)
+
+    async def dm_reminders(self, user_id: int) -> bool:
+        rows = await self._fetchall("SELECT dm_reminders FROM user_settings WHERE user_id=?",
+                                    (user_id,))
+        return bool(rows and rows[0][0])
+
+    async def set_dm_reminders(self, user_id: int, on: bool) -> None:
+        def job(db: sqlite3.Connection) -> None:
+            db.execute("INSERT INTO user_settings (user_id, dm_reminders) VALUES (?,?) "
+                       "ON CONFLICT(user_id) DO UPDATE SET dm_reminders=excluded.dm_reminders",
+                       (user_id, int(on)))
+
+        await self.write(job)
+
+    async def tables_with_ai(self) -> list[int]:
+        """Running tables where an AI holds a seat (their AI turns resume after a restart)."""
+        rows = await self._fetchall(
+            "SELECT DISTINCT s.table_id FROM seats s JOIN game_tables t ON t.id = s.table_id "
+            "WHERE s.ai IS NOT NULL AND t.status = 'playing' ORDER BY s.table_id")
+        return [r[0] for r in rows]
+
     async def set_dm_open(self, table_id: int, seat: int, is_open: bool) -> None:
         def job(db: sqlite3.Connection) -> None:
             db.execute("UPDATE seats SET dm_open=? WHERE table_id=? AND seat=?",
@@ -654,16 +874,18 @@ class Store:
 
     async def start_game(self, table_id: int, seed: int, state: dict[str, Any],
                          thread_id: int | None = None,
-                         outbox: list[tuple[str, dict[str, Any]]] = ()) -> None:
-        """Lobby → playing, with the start's remaining steps queued in the outbox."""
+                         outbox: list[tuple[str, dict[str, Any]]] = (),
+                         clock: tuple[float | None, int | None] = (None, None)) -> None:
+        """Lobby → playing, with the start's remaining steps queued in the outbox and the
+        first turn's ``clock`` (deadline, seat)."""
         now = self.clock()
 
         def job(db: sqlite3.Connection) -> None:
             cur = db.execute(
                 "UPDATE game_tables SET status='playing', seed=?, state=?, version=0, "
-                "board_version=-1, thread_id=?, rev=rev+1, updated_at=? "
-                "WHERE id=? AND status='lobby'",
-                (seed, _dumps(state), thread_id, now, table_id))
+                "board_version=-1, thread_id=?, rev=rev+1, updated_at=?, deadline=?, "
+                "deadline_seat=?, reminded=0 WHERE id=? AND status='lobby'",
+                (seed, _dumps(state), thread_id, now, *clock, table_id))
             if cur.rowcount != 1:
                 raise StaleWrite(f"table {table_id} is no longer a lobby")
             self._queue_outbox(db, table_id, outbox, now)
@@ -679,8 +901,11 @@ class Store:
     async def record_actions(self, table: TableRow, *, user_id: int,
                              actions: list[tuple[int, dict[str, Any]]], state: dict[str, Any],
                              result: dict[str, Any] | None = None,
-                             outcomes: list[tuple[int, int, str]] | None = None,
-                             outbox: list[tuple[str, dict[str, Any]]] = ()) -> None:
+                             outcomes: list[tuple[int, int, str, bool]] | None = None,
+                             outbox: list[tuple[str, dict[str, Any]]] = (),
+                             ai_seat: int | None = None,
+                             clock: tuple[float | None, int | None] | None = None,
+                             timed_out_seat: int | None = None) -> None:
         """Append accepted actions (seat, action), the state they produced and the messages
         that announce them, in one transaction. ``table.version`` is the number of the last
         action; the write is refused (StaleWrite) unless the stored table is still at the
@@ -709,6 +934,19 @@ class Store:
                     (pack_log(full_log), table.version, now, table.id, first - 1))
             if cur.rowcount != 1:
                 raise StaleWrite(f"table {table.id} moved on")
+            if ai_seat is not None:
+                db.execute("UPDATE seats SET ai_played=1 WHERE table_id=? AND seat=? "
+                           "AND ai_played=0", (table.id, ai_seat))
+            if timed_out_seat is not None:
+                db.execute("UPDATE seats SET timed_out=1 WHERE table_id=? AND seat=?",
+                           (table.id, timed_out_seat))
+            if clock is not None:
+                # A new turn: its deadline, reminders to come, and no votes about the last one.
+                db.execute("UPDATE game_tables SET deadline=?, deadline_seat=?, reminded=0 "
+                           "WHERE id=?", (*clock, table.id))
+                db.execute("DELETE FROM seat_votes WHERE table_id=?", (table.id,))
+            elif result is not None:
+                db.execute("UPDATE game_tables SET deadline=NULL WHERE id=?", (table.id,))
             if result is not None:
                 self._insert_result(db, table, result, outcomes or [], now)
                 db.execute("DELETE FROM actions WHERE table_id=?", (table.id,))
@@ -725,14 +963,16 @@ class Store:
                                   result=result, outcomes=outcomes)
 
     def _insert_result(self, db: sqlite3.Connection, table: TableRow,
-                             result: dict[str, Any], outcomes: list[tuple[int, int, str]],
+                             result: dict[str, Any], outcomes: list[tuple[int, int, str, bool]],
                              now: float) -> None:
         db.execute(
             "INSERT INTO results (table_id, game, guild_id, result, finished_at) VALUES (?,?,?,?,?)",
             (table.id, table.game, table.guild_id, _dumps(result), now))
         db.executemany(
-            "INSERT INTO result_seats (table_id, seat, user_id, outcome) VALUES (?,?,?,?)",
-            [(table.id, seat, uid, outcome) for seat, uid, outcome in outcomes])
+            "INSERT INTO result_seats (table_id, seat, user_id, outcome, ai_played, timed_out) "
+            "SELECT ?,?,?,?,?, coalesce((SELECT timed_out FROM seats WHERE table_id=? AND seat=?), 0)",
+            [(table.id, seat, uid, outcome, int(ai), table.id, seat)
+             for seat, uid, outcome, ai in outcomes])
 
     async def actions(self, table_id: int) -> list[tuple[int, dict[str, Any]]]:
         """The whole action log: packed for a finished game, one row per action otherwise."""
@@ -765,14 +1005,16 @@ class Store:
     # -- questions (Narabi's asking; not part of the rules state) -------------------------
 
     async def add_question(self, table_id: int, turn: int, asker: int, asked: int,
-                           payload: dict[str, Any]) -> int:
-        """Record a question and queue its post in the thread, in one transaction."""
+                           payload: dict[str, Any], answer: bool | None = None) -> int:
+        """Record a question (answered already when an AI was asked) and queue its post in the
+        thread, in one transaction."""
         now = self.clock()
 
         def job(db: sqlite3.Connection) -> int:
             cur = db.execute(
-                "INSERT INTO questions (table_id, turn, asker, asked, payload, created_at) "
-                "VALUES (?,?,?,?,?,?)", (table_id, turn, asker, asked, _dumps(payload), now))
+                "INSERT INTO questions (table_id, turn, asker, asked, payload, answer, created_at) "
+                "VALUES (?,?,?,?,?,?,?)", (table_id, turn, asker, asked, _dumps(payload),
+                                           None if answer is None else int(answer), now))
             question_id = cur.lastrowid
             self._queue_outbox(db, table_id, [("question", {"id": question_id})], now)
             return question_id
@@ -788,6 +1030,19 @@ class Store:
         qid, table_id, turn, asker, asked, payload, answer = rows[0]
         return {"id": qid, "table_id": table_id, "turn": turn, "asker": asker, "asked": asked,
                 "payload": json.loads(payload), "answer": None if answer is None else bool(answer)}
+
+    async def questions_of(self, table_id: int) -> list[dict[str, Any]]:
+        """Every question of a running table, oldest first, as the table saw them (public)."""
+        rows = await self._fetchall(
+            "SELECT turn, asker, asked, payload, answer, created_at FROM questions "
+            "WHERE table_id=? ORDER BY id", (table_id,))
+        out = []
+        for turn, asker, asked, payload, answer, created_at in rows:
+            question = json.loads(payload)
+            out.append({"turn": turn, "asker": asker, "asked": asked,
+                        "card": question.get("card"), "other": question.get("other"),
+                        "answer": None if answer is None else bool(answer), "at": created_at})
+        return out
 
     async def answer_question(self, question_id: int, answer: bool) -> bool:
         """Record the answer once; False when it was already answered."""
@@ -822,7 +1077,7 @@ class Store:
     async def user_stats(self, guild_id: int | None, user_id: int) -> dict[str, dict[str, int]]:
         rows = await self._fetchall(
             "SELECT r.game, rs.outcome, COUNT(*) FROM result_seats rs JOIN results r "
-            "ON r.table_id = rs.table_id WHERE rs.user_id=? AND r.guild_id IS ? "
+            "ON r.table_id = rs.table_id WHERE rs.user_id=? AND r.guild_id IS ? AND rs.ai_played=0 "
             "GROUP BY r.game, rs.outcome", (user_id, guild_id))
         stats: dict[str, dict[str, int]] = {}
         for game, outcome, count in rows:
@@ -833,6 +1088,7 @@ class Store:
         rows = await self._fetchall(
             "SELECT r.game, COUNT(*), COUNT(DISTINCT rs.user_id) FROM results r "
             "JOIN result_seats rs ON rs.table_id = r.table_id WHERE r.guild_id IS ? "
+            "AND rs.user_id > 0 "
             "GROUP BY r.game", (guild_id,))
         games = await self._fetchall(
             "SELECT game, COUNT(*) FROM results WHERE guild_id IS ? GROUP BY game", (guild_id,))

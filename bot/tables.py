@@ -6,20 +6,26 @@ has one lock; a change is validated against the stored state, applied, and commi
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .games import Game, IllegalAction, Result, game_class
-from .store import LobbyExists, SeatRow, StaleWrite, Store, StoreFailure, TableRow
+from .store import (DEFAULT_TURN_LIMIT, LobbyExists, SeatRow, StaleWrite, Store, StoreFailure,
+                    TableRow)
 
 log = logging.getLogger(__name__)
 
 #: finished or cancelled tables kept in memory after they close, while their messages catch up
 RECENT_CLOSED = 256
+#: the level of the AI that takes a seat whose person ran out of time or was voted absent
+STAND_IN_LEVEL = "medium"
+#: what happens when a turn's time runs out (a cooperative game always uses "ai")
+POLICIES = ("ai", "forfeit", "wait")
 
 
 class TableError(Exception):
@@ -84,15 +90,30 @@ def announcements(outcome: "Outcome", next_seat: int | None, version: int) -> li
     return items
 
 
-def outcomes_for(result: Result, seats: list[SeatRow]) -> list[tuple[int, int, str]]:
+def _only_people(items: list[tuple[str, dict[str, Any]]],
+                 seats: list[SeatRow]) -> list[tuple[str, dict[str, Any]]]:
+    # An AI has nobody to send a private message to.
+    return [(kind, payload) for kind, payload in items
+            if kind != "dm" or seats[int(payload["seat"])].person]
+
+
+def outcomes_for(result: Result, seats: list[SeatRow],
+                 ai_seat: int | None = None) -> list[tuple[int, int, str, bool]]:
+    """(seat, user id, outcome, an AI played it) per seat; ``ai_seat`` acted just now."""
     rows = []
     for s in seats:
         if result.draw and (not result.winners or s.seat in result.winners):
             outcome = "draw"
         else:
             outcome = "win" if s.seat in result.winners else "loss"
-        rows.append((s.seat, s.user_id, outcome))
+        rows.append((s.seat, s.user_id, outcome,
+                     s.ai_played or s.ai is not None or s.seat == ai_seat))
     return rows
+
+
+#: AI seats added in a lobby get user ids below zero (Discord ids are positive)
+def _next_ai_id(seats: list[SeatRow]) -> int:
+    return min([0, *(s.user_id for s in seats)]) - 1
 
 
 class TableService:
@@ -101,6 +122,13 @@ class TableService:
         self._cache: dict[int, LiveTable] = {}
         self._recent: OrderedDict[int, LiveTable] = OrderedDict()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        #: called with a table id after every committed change to a running table or its end
+        #: (the AI players watch for their turns this way)
+        self.listeners: list[Callable[[int], None]] = []
+
+    def _changed(self, table_id: int) -> None:
+        for listener in self.listeners:
+            listener(table_id)
 
     def lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
@@ -180,18 +208,24 @@ class TableService:
     async def open_lobby(self, game_key: str, *, guild_id: int | None, channel_id: int,
                          host_id: int, host_name: str, options: Mapping[str, Any] | None,
                          locale: str, rematch_of: int | None = None,
-                         seats: list[tuple[int, str]] | None = None,
-                         invited_id: int | None = None) -> LiveTable:
+                         seats: list[SeatRow] | None = None,
+                         invited_id: int | None = None,
+                         clock: tuple[float | None, str] | None = None) -> LiveTable:
+        """A lobby. ``clock`` (time per turn, policy) defaults to the server's choice for the
+        game, else a day per turn with an AI standing in for whoever runs out of time."""
         cls = game_class(game_key)
         try:
             normalized = cls.normalize_options(options)
         except ValueError:
             raise TableError("bad_options") from None
+        if clock is None:
+            chosen = await self.store.guild_clock(guild_id, game_key)
+            clock = (DEFAULT_TURN_LIMIT, "ai") if chosen is None else (chosen[0], chosen[1] or "ai")
         try:
             row = await self.store.create_table(
                 game=game_key, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
                 host_name=host_name, options=normalized, locale=locale, rematch_of=rematch_of,
-                seats=seats, invited_id=invited_id)
+                seats=seats, invited_id=invited_id, turn_limit=clock[0], timeout_policy=clock[1])
         except LobbyExists as exc:
             raise TableError("lobby_exists", table=exc.table_id) from None
         return self._live(row)
@@ -234,14 +268,53 @@ class TableService:
             if not remaining:
                 await self._close(live, "cancelled")
                 return live
-            seats = [SeatRow(i, s.user_id, s.name, s.dm_open) for i, s in enumerate(remaining)]
+            if not any(s.person for s in remaining):
+                # AI players alone: nobody left to start the game.
+                await self._close(live, "cancelled")
+                return live
+            seats = [SeatRow(i, s.user_id, s.name, s.dm_open, s.ai)
+                     for i, s in enumerate(remaining)]
             await self.store.set_seats(table_id, seats)
             live.row.seats = seats
             live.row.rev += 1
             if live.row.host_id == user_id:
-                await self.store.update_table(table_id, host_id=seats[0].user_id)
-                live.row.host_id = seats[0].user_id
+                host = next(s for s in seats if s.person)
+                await self.store.update_table(table_id, host_id=host.user_id)
+                live.row.host_id = host.user_id
                 live.row.rev += 1
+            return live
+
+    async def add_ai(self, table_id: int, user_id: int, level: str, name: str) -> LiveTable:
+        """The host seats an AI player of ``level`` (shown as ``name``) in a free seat."""
+        async with self.lock(table_id):
+            live = await self._require(table_id)
+            self._require_lobby(live)
+            if user_id != live.row.host_id:
+                raise TableError("host_only_ai")
+            if len(live.row.seats) >= live.cls.max_seats:
+                raise TableError("table_full", max=live.cls.max_seats)
+            seats = [*live.row.seats,
+                     SeatRow(len(live.row.seats), _next_ai_id(live.row.seats), name, ai=level)]
+            await self.store.set_seats(table_id, seats)
+            live.row.seats = seats
+            live.row.rev += 1
+            return live
+
+    async def remove_ai(self, table_id: int, user_id: int, seat: int) -> LiveTable:
+        """The host takes an AI player out of the lobby."""
+        async with self.lock(table_id):
+            live = await self._require(table_id)
+            self._require_lobby(live)
+            if user_id != live.row.host_id:
+                raise TableError("host_only_ai")
+            if not 0 <= seat < len(live.row.seats) or live.row.seats[seat].person:
+                raise TableError("stale")
+            remaining = [s for s in live.row.seats if s.seat != seat]
+            seats = [SeatRow(i, s.user_id, s.name, s.dm_open, s.ai)
+                     for i, s in enumerate(remaining)]
+            await self.store.set_seats(table_id, seats)
+            live.row.seats = seats
+            live.row.rev += 1
             return live
 
     async def _close(self, live: LiveTable, reason: str) -> None:
@@ -249,6 +322,7 @@ class TableService:
         live.row.status, live.row.closed_reason = "cancelled", reason
         live.row.rev += 1
         self._forget_if_over(live)
+        self._changed(live.id)
 
     async def expire(self, table_id: int) -> LiveTable | None:
         """Close a lobby nobody started in time (None if it is no longer a lobby)."""
@@ -289,16 +363,20 @@ class TableService:
             steps: list[tuple[str, dict[str, Any]]] = [("thread", {"use": use_thread}),
                                                        ("announce", {})]
             steps += [("dm", {"seat": seat, "hand": True}) for seat in range(len(live.row.seats))
-                      if game.private_view(seat)]
+                      if game.private_view(seat) and live.row.seats[seat].person]
+            clock = self._clock_for(live.row, game.to_move)
             try:
-                await self.store.start_game(table_id, seed, game.to_json(), outbox=steps)
+                await self.store.start_game(table_id, seed, game.to_json(), outbox=steps,
+                                            clock=clock)
             except StaleWrite:
                 self._cache.pop(table_id, None)
                 raise TableError("not_lobby") from None
+            live.row.deadline, live.row.deadline_seat, live.row.reminded = *clock, 0
             live.row.status, live.row.seed, live.row.version = "playing", seed, 0
             live.row.board_version = -1
             live.row.rev += 1
             live.game = game
+            self._changed(table_id)
             return live
 
     async def set_dm_open(self, live: LiveTable, seat: int, is_open: bool) -> bool:
@@ -333,46 +411,235 @@ class TableService:
             seat = row.seat_of(user_id)
             if seat is None:
                 raise TableError("not_seated")
-            if expected_version is not None and expected_version != row.version:
+            if row.seats[seat].ai is not None:
+                raise TableError("seat_ai_held")
+            return await self._apply(live, seat, user_id, actions, expected_version, ai=False)
+
+    async def act_for_ai(self, table_id: int, seat: int, action: Mapping[str, Any], *,
+                         expected_version: int) -> Outcome:
+        """An action chosen by the AI holding ``seat``, for the table as it was at
+        ``expected_version`` (TableError "stale" when it moved on or the seat changed hands)."""
+        async with self.lock(table_id):
+            live = await self._require(table_id)
+            row = live.row
+            if row.status != "playing" or live.game is None:
+                raise closed_error(row.status)
+            if not 0 <= seat < len(row.seats) or row.seats[seat].ai is None:
                 raise TableError("stale")
-            game = live.game
-            if len(actions) > 1:
-                # A later action may be refused after earlier ones changed the state: work on a copy.
-                game = live.cls.from_json(game.to_json())
-            before = {s: game.private_view(s) for s in range(len(row.seats))}
-            applied: list[dict[str, Any]] = []
-            events: list[dict[str, Any]] = []
-            for action in actions:
-                action = dict(action)
-                events.extend(game.apply(seat, action))  # raises IllegalAction, state untouched
-                applied.append(action)
-            result = game.result()
-            changed = {}
-            for s in range(len(row.seats)):
-                after = game.private_view(s)
-                if after != before[s]:
-                    changed[s] = (before[s], after)
-            outcome = Outcome(live, seat, applied[-1], events, result, changed)
-            version = row.version + len(applied)
-            row.version = version
-            try:
-                await self.store.record_actions(
-                    row, user_id=user_id, actions=[(seat, a) for a in applied],
-                    state=game.to_json(), result=None if result is None else result.to_json(),
-                    outcomes=None if result is None else outcomes_for(result, row.seats),
-                    outbox=announcements(outcome, game.to_move, version))
-            except BaseException as exc:
-                # The in-memory game already moved on; drop it so the stored truth is reloaded.
-                self._cache.pop(table_id, None)
-                if isinstance(exc, StaleWrite):
-                    raise TableError("stale") from None
-                raise
-            live.game = game
-            if result is not None:
-                row.status = "finished"
-                row.rev += 1
-                self._forget_if_over(live)
-            return outcome
+            return await self._apply(live, seat, row.seats[seat].user_id, [action],
+                                     expected_version, ai=True)
+
+    async def _apply(self, live: LiveTable, seat: int, user_id: int,
+                     actions: list[Mapping[str, Any]], expected_version: int | None,
+                     *, ai: bool, timed_out: bool = False) -> Outcome:
+        row = live.row
+        table_id = row.id
+        if expected_version is not None and expected_version != row.version:
+            raise TableError("stale")
+        game = live.game
+        assert game is not None
+        if len(actions) > 1:
+            # A later action may be refused after earlier ones changed the state: work on a copy.
+            game = live.cls.from_json(game.to_json())
+        before = {s: game.private_view(s) for s in range(len(row.seats))}
+        mover_before = game.to_move
+        applied: list[dict[str, Any]] = []
+        events: list[dict[str, Any]] = []
+        for action in actions:
+            action = dict(action)
+            events.extend(game.apply(seat, action))  # raises IllegalAction, state untouched
+            applied.append(action)
+        result = game.result()
+        changed = {}
+        for s in range(len(row.seats)):
+            after = game.private_view(s)
+            if after != before[s]:
+                changed[s] = (before[s], after)
+        outcome = Outcome(live, seat, applied[-1], events, result, changed)
+        version = row.version + len(applied)
+        ai_seat = seat if ai else None
+        clock: tuple[float | None, int | None] | None = None
+        if result is not None:
+            clock = (None, None)
+        elif game.to_move != mover_before or row.deadline_seat != game.to_move:
+            clock = self._clock_for(row, game.to_move)  # a new turn starts its own time
+        outbox = _only_people(announcements(outcome, game.to_move, version), row.seats)
+        if timed_out:
+            outbox.insert(0, ("timeout", {"seat": seat, "policy": "forfeit"}))
+        try:
+            # The row's version moves only once committed, together with its status: a board
+            # rendered meanwhile must not record the new version with the old status.
+            await self.store.record_actions(
+                dataclasses.replace(row, version=version), user_id=user_id, actions=[(seat, a) for a in applied],
+                state=game.to_json(), result=None if result is None else result.to_json(),
+                outcomes=None if result is None else outcomes_for(result, row.seats, ai_seat),
+                outbox=outbox, ai_seat=ai_seat, clock=clock, timed_out_seat=seat if timed_out else None)
+        except BaseException as exc:
+            # The in-memory game already moved on; drop it so the stored truth is reloaded.
+            self._cache.pop(table_id, None)
+            if isinstance(exc, StaleWrite):
+                raise TableError("stale") from None
+            raise
+        row.version = version
+        live.game = game
+        if clock is not None:
+            row.deadline, row.deadline_seat, row.reminded = *clock, 0
+        if ai:
+            row.seats[seat].ai_played = True
+        if timed_out:
+            row.seats[seat].timed_out = True
+        if result is not None:
+            row.status = "finished"
+            row.rev += 1
+            self._forget_if_over(live)
+        self._changed(table_id)
+        return outcome
+
+    # -- turn clocks and seats changing hands -----------------------------------------------
+
+    def _clock_for(self, row: TableRow, seat: int | None) -> tuple[float | None, int | None]:
+        """The clock of a turn starting now for ``seat``: none without a time control, at the
+        end of the game, or for an AI (it does not walk away)."""
+        if row.turn_limit is None or seat is None or row.seats[seat].ai is not None:
+            return (None, None)
+        return (self.store.clock() + row.turn_limit, seat)
+
+    async def _hand_over(self, live: LiveTable, seat: int, ai: str | None,
+                         outbox: list[tuple[str, dict[str, Any]]], *, timed_out: bool = False,
+                         expect: tuple[int, float | None] | None = None) -> bool:
+        row = live.row
+        saved_ai = row.seats[seat].ai
+        row.seats[seat].ai = ai  # so that the clock below sees who holds the seat now
+        to_move = live.game.to_move if live.game is not None else None
+        clock = self._clock_for(row, to_move) if to_move == seat else None
+        try:
+            done = await self.store.set_seat_ai(row.id, seat, ai, outbox, clock=clock,
+                                                timed_out=timed_out, expect=expect)
+        except BaseException:
+            row.seats[seat].ai = saved_ai
+            raise
+        if not done:
+            row.seats[seat].ai = saved_ai
+            return False
+        if timed_out:
+            row.seats[seat].timed_out = True
+        if clock is not None:
+            row.deadline, row.deadline_seat, row.reminded = *clock, 0
+        row.rev += 1
+        self._changed(row.id)
+        return True
+
+    async def come_back(self, table_id: int, user_id: int) -> LiveTable:
+        """"I'm back": a person takes their seat back from the AI playing it."""
+        async with self.lock(table_id):
+            live = await self._require(table_id)
+            if live.row.status != "playing":
+                raise closed_error(live.row.status)
+            seat = live.row.seat_of(user_id)
+            if seat is None:
+                raise TableError("not_seated")
+            if live.row.seats[seat].ai is None:
+                raise TableError("not_away")
+            await self._hand_over(live, seat, None, [("back", {"seat": seat})])
+            return live
+
+    async def vote_absent(self, table_id: int, user_id: int) -> tuple[LiveTable, int, int, bool]:
+        """A vote by another player to hand the seat to move to an AI now; returns the table,
+        the votes so far, the votes needed (a majority of the other people) and whether the
+        seat was handed over."""
+        async with self.lock(table_id):
+            live = await self._require(table_id)
+            row = live.row
+            if row.status != "playing" or live.game is None:
+                raise closed_error(row.status)
+            voter = row.seat_of(user_id)
+            if voter is None:
+                raise TableError("not_seated")
+            seat = live.game.to_move
+            if seat is None or seat == voter or not row.seats[seat].person \
+                    or row.seats[seat].ai is not None:
+                raise TableError("no_absent")
+            others = [s for s in row.seats if s.person and s.seat != seat]
+            needed = len(others) // 2 + 1
+            votes = await self.store.vote_for_ai(table_id, seat, user_id, row.version)
+            handed = votes >= needed and await self._hand_over(
+                live, seat, STAND_IN_LEVEL, [("handed", {"seat": seat})], timed_out=True)
+            return live, votes, needed, handed
+
+    async def time_out(self, table_id: int, deadline: float) -> str | None:
+        """The turn that ends at ``deadline`` ran out: apply the table's policy, once. Returns
+        the policy applied, or None when the turn had already ended (a last-second move, a
+        restart, another process)."""
+        async with self.lock(table_id):
+            live = await self.get(table_id)
+            if live is None or live.row.status != "playing" or live.game is None:
+                return None
+            row = live.row
+            if row.deadline != deadline or self.store.clock() < deadline:
+                return None
+            seat = row.deadline_seat
+            if seat is None or live.game.to_move != seat or row.seats[seat].ai is not None:
+                return None
+            policy = "ai" if live.cls.cooperative else row.timeout_policy
+            notice = [("timeout", {"seat": seat, "policy": policy})]
+            if policy == "forfeit":
+                try:
+                    await self._apply(live, seat, row.seats[seat].user_id, [{"type": "resign"}],
+                                      row.version, ai=False, timed_out=True)
+                except TableError:
+                    return None
+                return policy
+            ai = STAND_IN_LEVEL if policy == "ai" else None
+            done = await self._hand_over(live, seat, ai, notice, timed_out=True,
+                                         expect=(row.version, deadline))
+            if done and ai is None:
+                # "wait": the table was told; the clock stops until the next turn.
+                row.deadline = None
+                await self.store.set_clock(table_id, (None, seat))
+            return policy if done else None
+
+    async def remind(self, table_id: int, deadline: float, stage: int,
+                     dm: bool) -> bool:
+        """Reminder ``stage`` (1: half time, 2: near the end) for the turn ending at
+        ``deadline``, once."""
+        live = await self.get(table_id)
+        if live is None or live.row.status != "playing" or live.row.deadline != deadline:
+            return False
+        seat = live.row.deadline_seat
+        if seat is None:
+            return False
+        items: list[tuple[str, dict[str, Any]]] = [
+            ("remind", {"seat": seat, "stage": stage, "deadline": deadline})]
+        if dm:
+            items.append(("remind_dm", {"seat": seat, "stage": stage, "deadline": deadline}))
+        done = await self.store.mark_reminded(table_id, deadline, stage, items)
+        if done:
+            live.row.reminded = stage
+            live.row.rev += 1
+        return done
+
+    async def set_time_control(self, table_id: int, user_id: int, *,
+                               turn_limit: float | None = None, set_limit: bool = False,
+                               policy: str | None = None) -> LiveTable:
+        """The host changes the lobby's time per turn or what happens when it runs out."""
+        async with self.lock(table_id):
+            live = await self._require(table_id)
+            self._require_lobby(live)
+            if user_id != live.row.host_id:
+                raise TableError("host_only_clock")
+            fields: dict[str, Any] = {}
+            if set_limit:
+                fields["turn_limit"] = turn_limit
+            if policy is not None:
+                if policy not in POLICIES:
+                    raise TableError("stale")
+                fields["timeout_policy"] = policy
+            if fields:
+                await self.store.update_table(table_id, **fields, rev=live.row.rev + 1)
+                for name, value in fields.items():
+                    setattr(live.row, name, value)
+                live.row.rev += 1
+            return live
 
     async def rebuild(self, table_id: int) -> Game:
         """The game rebuilt from options + seed + action log (proves the log is complete)."""

@@ -12,7 +12,9 @@ from bot.testing.fake_discord import FakeDiscord, Harness, Member
 
 async def start_bot(db_path: Path, fake: FakeDiscord | None = None) -> Harness:
     store = await Store.open(db_path)
-    settings = Settings(token="", database_path=db_path, dev_guild_id=None, log_level="INFO")
+    # AI players play without the pause meant for people watching; one search process.
+    settings = Settings(token="", database_path=db_path, dev_guild_id=None, log_level="INFO",
+                        ai_workers=1, ai_pause_seconds=0.0)
     bot = TabletopBot(settings, store)
     return await Harness.start(bot, fake)
 

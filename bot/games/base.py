@@ -67,6 +67,10 @@ class Game(ABC):
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     options_spec: ClassVar[tuple[OptionSpec, ...]] = ()
+    #: ``python -m bot arena`` scores a game still running after this many actions as a draw
+    arena_max_actions: ClassVar[int] = 1000
+    #: everyone wins or loses together (an absent player's seat is always played by an AI)
+    cooperative: ClassVar[bool] = False
 
     @classmethod
     def normalize_options(cls, options: Mapping[str, Any] | None) -> dict[str, Any]:

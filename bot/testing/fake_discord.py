@@ -321,9 +321,10 @@ class Harness:
 
     async def settle(self) -> None:
         """Wait until every task the bot started (command invokers, dynamic items) is done and
-        every table's messages have been brought up to date."""
+        every table's messages have been brought up to date (AI players' moves included)."""
         current = asyncio.current_task()
         reconciler = getattr(self.bot, "reconciler", None)
+        autoplayer = getattr(self.bot, "autoplayer", None)
         for _ in range(100):
             pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()
                        and (t.get_name().startswith(("discord-ui", "CommandTree", "discord.py: ")))]
@@ -331,6 +332,8 @@ class Harness:
                 await asyncio.gather(*pending, return_exceptions=True)
             elif reconciler is not None and not reconciler.idle:
                 await reconciler.wait_idle()
+            elif autoplayer is not None and autoplayer.active:
+                await autoplayer.wait_idle()  # AI players' moves, and what they announce
             else:
                 return
         raise AssertionError("tasks did not settle")
@@ -357,7 +360,8 @@ class Harness:
         return token, payload
 
     async def command(self, member: Member, name: str, sub: str | None = None,
-                      channel_id: int = CHANNEL_ID, **options: Any) -> str:
+                      channel_id: int = CHANNEL_ID, *, settle: bool = True,
+                      **options: Any) -> str:
         """Invoke ``/name [sub] option=value …``; returns the interaction token."""
         token, payload = self._base(member, channel_id, 2)
         opts = [{"name": k, "type": _option_type(v), "value": v} for k, v in options.items()]
@@ -375,7 +379,8 @@ class Harness:
                 if isinstance(o["value"], Member):
                     o["value"] = str(o["value"].id)
         self.bot._connection.parse_interaction_create(payload)
-        await self.settle()
+        if settle:
+            await self.settle()
         return token
 
     async def click(self, member: Member, message: dict[str, Any], custom_id: str,

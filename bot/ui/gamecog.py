@@ -14,15 +14,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..games import Game, IllegalAction
+from ..ai import PLAYER_LEVELS
+from ..games import Game, IllegalAction, game_class
 from ..i18n import t
-from ..store import StoreFailure
+from ..store import SeatRow, StoreFailure
 from ..tables import LiveTable, Outcome, TableError, closed_error
 from .limits import clip, CONTENT, EMBED_DESCRIPTION, THREAD_NAME
 from .permissions import REQUIRED, missing_for_game, missing_from_error, missing_in_channel
 from .reconcile import SurfaceBlocked
 from .replies import ephemeral, refuse, update_message
-from .routing import Route, button, route, view_of
+from .routing import Route, button, route, select, view_of
 from .translator import command_text
 
 if TYPE_CHECKING:
@@ -38,6 +39,40 @@ LOBBY_VERBS = ("join", "leave", "start", "cancel")
 THREAD_EXISTS = 160004
 UNKNOWN_CHANNEL = 10003
 COLOUR = {"lobby": 0x5865F2, "playing": 0x57F287, "finished": 0xFEE75C, "cancelled": 0x99AAB5}
+#: the time controls a lobby offers, in seconds per turn (0: none)
+TURN_LIMITS = (0, 120, 600, 3600, 86_400, 259_200)
+POLICIES = ("ai", "forfeit", "wait")
+
+
+def limit_text(seconds: float | None, locale: str) -> str:
+    """A time per turn as people say it: "2 min", "24 h", "no time limit"."""
+    if not seconds:
+        return t("clock.off", locale)
+    if seconds < 3600:
+        return t("clock.minutes", locale, n=f"{seconds / 60:g}")
+    return t("clock.hours", locale, n=f"{seconds / 3600:g}")
+
+
+def when_text(deadline: float) -> str:
+    """A moment every reader sees in their own time zone, relative ("in 3 hours")."""
+    return f"<t:{int(deadline)}:R>"
+
+
+#: the level choice of the start commands' "ai" option
+AI_CHOICES = [app_commands.Choice(name=command_text(f"ai.level.{level}"), value=level)
+              for level in PLAYER_LEVELS]
+AI_EMOJI = "🤖"
+
+
+def ai_name(level: str, locale: str) -> str:
+    """How an AI player is named at a table (in the server's language)."""
+    return t("ai.name", locale, level=t(f"ai.level.{level}", locale))
+
+
+def selected(interaction: discord.Interaction) -> str | None:
+    """The value picked in a select menu."""
+    values = (interaction.data or {}).get("values") or []
+    return str(values[0]) if values else None
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -142,7 +177,15 @@ class GameCog(commands.GroupCog):
         return discord.utils.escape_markdown(live.row.seats[seat].name)
 
     def mention(self, live: LiveTable, seat: int) -> str:
-        return f"<@{live.user_of(seat)}>"
+        """A ping for a person; an AI player's name (nobody to notify)."""
+        seat_row = live.row.seats[seat]
+        if not seat_row.person:
+            return f"{AI_EMOJI} **{discord.utils.escape_markdown(seat_row.name)}**"
+        if seat_row.ai is not None:
+            # Their seat is being played by an AI meanwhile: name both, ping nobody.
+            return t("ai.playing_for", live.row.locale, player=f"<@{seat_row.user_id}>",
+                     ai=ai_name(seat_row.ai, live.row.locale))
+        return f"<@{seat_row.user_id}>"
 
     def game(self, live: LiveTable) -> Game:
         assert live.game is not None
@@ -159,6 +202,9 @@ class GameCog(commands.GroupCog):
                 "join": self._join, "leave": self._leave, "start": self._start,
                 "cancel": self._cancel, "mine": self._mine, "resign": self._resign_ask,
                 "resign_ok": self._resign_confirm, "rematch": self._rematch,
+                "addai": self._add_ai, "rmai": self._remove_ai,
+                "clock": self._set_clock, "policy": self._set_policy,
+                "back": self._come_back, "absent": self._vote_absent,
             }.get(route_.verb)
             if handler is not None:
                 await handler(interaction, route_)
@@ -280,7 +326,9 @@ class GameCog(commands.GroupCog):
         title = t("lobby.title", locale, game=t(f"{self.game_key}.name", locale), table=row.id)
         embed = discord.Embed(title=clip(title, 256), colour=COLOUR.get(row.status, 0))
         players = "\n".join(
-            f"{s.seat + 1}. <@{s.user_id}>" + (" 👑" if s.user_id == row.host_id else "")
+            f"{s.seat + 1}. " + (f"<@{s.user_id}>" if s.person else
+                                 f"{AI_EMOJI} {discord.utils.escape_markdown(s.name)}")
+            + (" 👑" if s.user_id == row.host_id else "")
             for s in row.seats) or "—"
         seats_range = (str(cls.min_seats) if cls.min_seats == cls.max_seats
                        else f"{cls.min_seats}–{cls.max_seats}")
@@ -289,6 +337,8 @@ class GameCog(commands.GroupCog):
         options = self.options_text(row.options, locale)
         if options:
             embed.add_field(name=t("lobby.options", locale), value=clip(options, 1024), inline=False)
+        embed.add_field(name=t("lobby.clock", locale), value=self.clock_text(live, locale),
+                        inline=False)
         if row.status == "cancelled" and row.closed_reason == "expired":
             status_key = "lobby.expired"
         else:
@@ -299,19 +349,53 @@ class GameCog(commands.GroupCog):
                                 hours=f"{self.bot.settings.lobby_ttl_hours:g}"))
         return embed
 
+    def clock_text(self, live: LiveTable, locale: str) -> str:
+        row = live.row
+        if not row.turn_limit:
+            return t("lobby.clock_value_off", locale)
+        policy = "ai" if live.cls.cooperative else row.timeout_policy
+        return t("lobby.clock_value", locale, limit=t("clock.per_turn", locale,
+                                                      time=limit_text(row.turn_limit, locale)),
+                 policy=t(f"clock.policy.{policy}", locale))
+
     def lobby_view(self, live: LiveTable, locale: str) -> discord.ui.View | None:
         if live.row.status != "lobby":
             return None
         tid = live.id
         full = len(live.row.seats) >= live.cls.max_seats
+        add_ai = None if full else select(
+            self.cid(tid, "addai"),
+            [discord.SelectOption(label=t(f"ai.level.{level}", locale), value=level,
+                                  description=t(f"ai.level.{level}.description", locale),
+                                  emoji=AI_EMOJI) for level in PLAYER_LEVELS],
+            placeholder=t("lobby.add_ai", locale), row=1)
+        ais = [s for s in live.row.seats if not s.person]
+        remove_ai = None if not ais else select(
+            self.cid(tid, "rmai"),
+            [discord.SelectOption(label=f"{s.seat + 1}. {s.name}", value=str(s.seat), emoji=AI_EMOJI)
+             for s in ais],
+            placeholder=t("lobby.remove_ai", locale), row=2)
         return view_of(
             button(self.cid(tid, "join"), t("button.join", locale), style=discord.ButtonStyle.success,
-                   disabled=full),
-            button(self.cid(tid, "leave"), t("button.leave", locale)),
+                   disabled=full, row=0),
+            button(self.cid(tid, "leave"), t("button.leave", locale), row=0),
             button(self.cid(tid, "start"), t("button.start", locale),
-                   style=discord.ButtonStyle.primary, disabled=not live.seat_count_ok()),
+                   style=discord.ButtonStyle.primary, disabled=not live.seat_count_ok(), row=0),
             button(self.cid(tid, "cancel"), t("button.cancel", locale),
-                   style=discord.ButtonStyle.danger),
+                   style=discord.ButtonStyle.danger, row=0),
+            add_ai, remove_ai,
+            select(self.cid(tid, "clock"),
+                   [discord.SelectOption(label=limit_text(limit, locale), value=str(limit),
+                                         emoji="⏱", default=(limit or None) == live.row.turn_limit)
+                    for limit in TURN_LIMITS],
+                   placeholder=t("lobby.clock_placeholder", locale), row=3),
+            None if live.cls.cooperative or not live.row.turn_limit else select(
+                self.cid(tid, "policy"),
+                [discord.SelectOption(label=t(f"clock.policy.{p}", locale), value=p,
+                                      description=t(f"clock.policy.{p}.description", locale),
+                                      default=p == live.row.timeout_policy)
+                 for p in POLICIES],
+                placeholder=t("lobby.policy_placeholder", locale), row=4),
         )
 
     def lobby_content(self, live: LiveTable, locale: str) -> str:
@@ -323,7 +407,8 @@ class GameCog(commands.GroupCog):
         else:
             content = t("lobby.open", locale, host=host, game=game)
         if live.row.rematch_of is not None:
-            content = " ".join(f"<@{s.user_id}>" for s in live.row.seats) + " — " + content
+            content = " ".join(f"<@{s.user_id}>" for s in live.row.seats if s.person) \
+                + " — " + content
         return clip(content, CONTENT)
 
     def check_permissions(self, interaction: discord.Interaction) -> None:
@@ -336,10 +421,11 @@ class GameCog(commands.GroupCog):
                 f"**{t(f'perm.{name}', interaction.locale)}**" for name in missing))
 
     async def open_lobby(self, interaction: discord.Interaction, options: Mapping[str, Any],
-                         *, seats: list[tuple[int, str]] | None = None,
+                         *, seats: list[SeatRow] | None = None,
                          rematch_of: int | None = None,
                          channel_id: int | None = None,
-                         invited: discord.abc.User | None = None) -> LiveTable | None:
+                         invited: discord.abc.User | None = None,
+                         clock: tuple[float | None, str] | None = None) -> LiveTable | None:
         """Post a lobby in ``channel_id`` (default: where the command was used)."""
         if interaction.guild_id is None or interaction.channel_id is None:
             await ephemeral(interaction, t("error.guild_only", interaction.locale))
@@ -354,7 +440,7 @@ class GameCog(commands.GroupCog):
                 self.game_key, guild_id=interaction.guild_id, channel_id=channel_id,
                 host_id=interaction.user.id, host_name=display_name(interaction.user),
                 options=options, locale=locale, rematch_of=rematch_of, seats=seats,
-                invited_id=invited.id if invited else None)
+                invited_id=invited.id if invited else None, clock=clock)
         except TableError as exc:
             if exc.code == "lobby_exists":
                 # Its message may be the thing that went missing: have it checked.
@@ -432,6 +518,91 @@ class GameCog(commands.GroupCog):
         live = await self.tables.cancel(route_.table, interaction.user.id,
                                         can_manage=bool(perms and perms.manage_guild))
         await self._edit_lobby(interaction, live)
+
+    async def _add_ai(self, interaction: discord.Interaction, route_: Route) -> None:
+        level = selected(interaction)
+        if level not in PLAYER_LEVELS:
+            raise TableError("stale")
+        live = await self.live_of(route_)
+        live = await self.tables.add_ai(route_.table, interaction.user.id, level,
+                                        ai_name(level, live.row.locale))
+        await self._edit_lobby(interaction, live)
+
+    async def _remove_ai(self, interaction: discord.Interaction, route_: Route) -> None:
+        try:
+            seat = int(selected(interaction) or "")
+        except ValueError:
+            raise TableError("stale") from None
+        live = await self.tables.remove_ai(route_.table, interaction.user.id, seat)
+        await self._edit_lobby(interaction, live)
+
+    async def _set_clock(self, interaction: discord.Interaction, route_: Route) -> None:
+        try:
+            limit = int(selected(interaction) or "")
+        except ValueError:
+            raise TableError("stale") from None
+        if limit not in TURN_LIMITS:
+            raise TableError("stale")
+        live = await self.tables.set_time_control(route_.table, interaction.user.id,
+                                                  turn_limit=float(limit) or None, set_limit=True)
+        await self._edit_lobby(interaction, live)
+
+    async def _set_policy(self, interaction: discord.Interaction, route_: Route) -> None:
+        policy = selected(interaction)
+        if policy not in POLICIES:
+            raise TableError("stale")
+        live = await self.tables.set_time_control(route_.table, interaction.user.id,
+                                                  policy=policy)
+        await self._edit_lobby(interaction, live)
+
+    async def _come_back(self, interaction: discord.Interaction, route_: Route) -> None:
+        live = await self.tables.come_back(route_.table, interaction.user.id)
+        await ephemeral(interaction, t("back.done", interaction.locale))
+        self.bot.reconciler.mark(live.id)
+
+    async def _vote_absent(self, interaction: discord.Interaction, route_: Route) -> None:
+        live, votes, needed, handed = await self.tables.vote_absent(route_.table,
+                                                                    interaction.user.id)
+        seat = live.row.deadline_seat if live.row.deadline_seat is not None else (
+            live.game.to_move if live.game is not None else None)
+        player = self.name(live, seat) if seat is not None else "—"
+        if handed:
+            await ephemeral(interaction, t("vote.done", interaction.locale, player=player))
+            self.bot.reconciler.mark(live.id)
+        else:
+            await ephemeral(interaction, t("vote.counted", interaction.locale, player=player,
+                                           votes=votes, needed=needed))
+
+    async def open_with_ai(self, interaction: discord.Interaction, options: Mapping[str, Any],
+                           level: str | None, players: int | None = None) -> None:
+        """A start command: a lobby, or with ``level`` a table filled with AI players of that
+        level up to ``players`` seats (default: the fewest the game needs) that starts at once."""
+        if level is None:
+            await self.open_lobby(interaction, options)
+            return
+        cls = game_class(self.game_key)
+        count = max(cls.min_seats, min(cls.max_seats, players or cls.min_seats))
+        locale = str(interaction.guild_locale or interaction.locale)
+        seats = [SeatRow(0, interaction.user.id, display_name(interaction.user))]
+        seats += [SeatRow(i, -i, ai_name(level, locale), ai=level) for i in range(1, count)]
+        live = await self.open_lobby(interaction, options, seats=seats)
+        if live is None:
+            return
+        perms = interaction.app_permissions
+        use_thread = (isinstance(interaction.channel, discord.TextChannel)
+                      and perms.create_public_threads)
+        try:
+            await self.tables.start(live.id, interaction.user.id, use_thread=use_thread)
+        except TableError as exc:
+            await refuse(interaction, exc, self.game_key)
+            return
+        self.bot.reconciler.mark(live.id)
+
+    async def ai_prepare(self, live: LiveTable, seat: int, level: str, view: dict[str, Any],
+                         think: Any) -> dict[str, Any] | float:
+        """The view an AI of this game thinks on (a game adds public facts here), or seconds
+        to wait before it plays."""
+        return view
 
     async def _start(self, interaction: discord.Interaction, route_: Route) -> None:
         """Deal and commit first (answering the click at once), then let the reconciler run
@@ -520,8 +691,41 @@ class GameCog(commands.GroupCog):
             await self.post(live, t("game.over", locale, summary=self.result_text(live, locale)))
         elif kind == "after":
             await self.after_finish(live)
+        elif kind in ("timeout", "remind", "remind_dm", "handed", "back"):
+            await self._deliver_clock(live, kind, payload)
         else:
             await self.deliver_extra(live, kind, payload)
+
+    async def _deliver_clock(self, live: LiveTable, kind: str, payload: Mapping[str, Any]) -> None:
+        """What the turn clock and seats changing hands tell the table."""
+        locale, seat = live.row.locale, int(payload["seat"])
+        person = f"<@{live.user_of(seat)}>"
+        if kind == "timeout":
+            policy = payload.get("policy", "ai")
+            await self.post(live, t(f"clock.timeout.{policy}", locale, player=person,
+                                    ai=ai_name("medium", locale)), mentions=True)
+        elif kind == "handed":
+            await self.post(live, t("clock.handed", locale, player=person,
+                                    ai=ai_name("medium", locale)), mentions=True)
+        elif kind == "back":
+            await self.post(live, t("clock.back", locale, player=person))
+        elif live.row.status == "playing" and live.row.deadline == payload.get("deadline"):
+            when = when_text(float(payload["deadline"]))
+            if kind == "remind":
+                await self.post(live, t(f"clock.remind.{int(payload['stage'])}", locale,
+                                        player=person, when=when), mentions=True)
+            else:
+                text = t("clock.remind_dm", locale, game=t(f"{self.game_key}.name", locale),
+                         table=live.id, when=when, link=self.board_link(live))
+                try:
+                    dm = await self.bot.create_dm(discord.Object(live.user_of(seat)))
+                    await dm.send(clip(text, CONTENT))
+                except discord.HTTPException:
+                    pass  # DMs closed: the ping in the thread is the reminder
+                return
+        if live.game is not None and live.row.status == "playing":
+            # Who plays, the time left and the buttons changed with it.
+            await self.refresh_board(live)
 
     async def deliver_extra(self, live: LiveTable, kind: str, payload: Mapping[str, Any]) -> None:
         log.warning("table %s: unknown outbox item %r dropped", live.id, kind)
@@ -597,7 +801,27 @@ class GameCog(commands.GroupCog):
             items.append(button(self.cid(tid, "mine"), t(self.private_button, locale), emoji="🔒"))
         items.append(button(self.cid(tid, "resign"), t(f"{self.game_key}.button.resign", locale),
                             style=discord.ButtonStyle.danger))
+        seats = live.row.seats
+        if any(s.person and s.ai is not None for s in seats):
+            items.append(button(self.cid(tid, "back"), t("button.back", locale), emoji="👋",
+                                style=discord.ButtonStyle.success))
+        if self.absent_vote_open(live):
+            items.append(button(self.cid(tid, "absent"), t("button.absent", locale), emoji="🗳️"))
         return view_of(*items)
+
+    @staticmethod
+    def absent_vote_open(live: LiveTable) -> bool:
+        """Whether the others may vote the player to move off to an AI: once half their time
+        is gone, after their time ran out under the "wait" policy, or at any time without a
+        clock (nothing else would ever move the table on)."""
+        row, game = live.row, live.game
+        to_move = game.to_move if game is not None else None
+        if to_move is None or not row.seats[to_move].person or row.seats[to_move].ai is not None:
+            return False
+        if not any(s.person and s.seat != to_move for s in row.seats):
+            return False
+        waiting = row.deadline is None and row.deadline_seat == to_move
+        return row.turn_limit is None or row.reminded >= 1 or waiting
 
     def board_embed(self, live: LiveTable, locale: str) -> discord.Embed:
         title = t("lobby.title", locale, game=t(f"{self.game_key}.name", locale), table=live.id)
@@ -605,6 +829,11 @@ class GameCog(commands.GroupCog):
             description = self.result_text(live, locale)
         else:
             description = self.status_text(live, locale)
+            row = live.row
+            if row.deadline is not None and row.deadline_seat is not None:
+                description += "\n" + t("board.deadline", locale,
+                                        player=self.mention(live, row.deadline_seat),
+                                        when=when_text(row.deadline))
         embed = discord.Embed(title=clip(title, 256), description=clip(description, EMBED_DESCRIPTION),
                               colour=COLOUR.get(live.row.status, 0))
         embed.set_image(url=f"attachment://{BOARD_FILE}")
@@ -658,7 +887,7 @@ class GameCog(commands.GroupCog):
 
     async def send_private(self, live: LiveTable, seat: int, text: str) -> None:
         """DM a player their private state; say so in the game channel when DMs are closed."""
-        if not text:
+        if not text or not live.row.seats[seat].person:
             return
         user_id = live.user_of(seat)
         try:
@@ -728,6 +957,8 @@ class GameCog(commands.GroupCog):
             raise TableError("rematch_unfinished")
         self.seat_or_raise(live, interaction.user.id)
         # Same players in the same seats; whoever asked for the rematch hosts it.
-        seats = [(s.user_id, s.name) for s in live.row.seats]
+        seats = [SeatRow(s.seat, s.user_id, s.name, ai=None if s.person else s.ai)
+                 for s in live.row.seats]
         await self.open_lobby(interaction, live.row.options, seats=seats, rematch_of=live.id,
-                              channel_id=live.row.channel_id)
+                              channel_id=live.row.channel_id,
+                              clock=(live.row.turn_limit, live.row.timeout_policy))

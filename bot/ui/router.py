@@ -47,6 +47,9 @@ class Router:
     def register(self, cog: "GameCog") -> None:
         self._cogs[cog.game_key] = cog
 
+    def cog(self, game_key: str) -> "GameCog | None":
+        return self._cogs.get(game_key)
+
     def unregister(self, game_key: str) -> None:
         self._cogs.pop(game_key, None)
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import ui
 
+from ..registry import KEY_PATTERN, is_game
 from .limits import (BUTTON_LABEL, CUSTOM_ID, OPTION_DESCRIPTION, OPTION_LABEL, PLACEHOLDER,
                      SELECT_OPTIONS, clip)
 
@@ -21,9 +22,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-GAME_KEYS = ("narabi", "sensei", "sarena")
+# Any key-shaped game: the registry, not this pattern, says which games exist, so a new game
+# needs no edit here. A match is only a route once its game is known (Route.from_match).
 ROUTE = re.compile(
-    r"(?P<game>narabi|sensei|sarena):(?P<table>[1-9][0-9]{0,17}):(?P<verb>[a-z_]{1,16})"
+    rf"(?P<game>{KEY_PATTERN}):(?P<table>[1-9][0-9]{{0,17}}):(?P<verb>[a-z_]{{1,16}})"
     r"(?::(?P<arg>[A-Za-z0-9_.\-]{1,64}))?")
 
 
@@ -49,13 +51,16 @@ class Route:
         return None if match is None else cls.from_match(match)
 
     @classmethod
-    def from_match(cls, match: re.Match[str]) -> "Route":
+    def from_match(cls, match: re.Match[str]) -> "Route | None":
+        """None for a game the registry does not know: such a custom_id is garbage."""
+        if not is_game(match["game"]):
+            return None
         return cls(match["game"], int(match["table"]), match["verb"], match["arg"])
 
 
 def route(game: str, table: int, verb: str, *args: Any) -> str:
     custom_id = Route(game, table, verb, ".".join(str(a) for a in args) if args else None).custom_id
-    if ROUTE.fullmatch(custom_id) is None or len(custom_id) > CUSTOM_ID:
+    if Route.parse(custom_id) is None or len(custom_id) > CUSTOM_ID:
         raise ValueError(f"not a routable custom_id: {custom_id}")
     return custom_id
 
@@ -72,8 +77,14 @@ class Routed(ui.DynamicItem[ui.Item], template=ROUTE):
                              match: re.Match[str], /) -> "Routed":
         return cls(item, Route.from_match(match))
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        # An unknown game matches the template but is no route: it is left, silently, to
+        # Router.on_unrouted, exactly like a custom_id that does not match at all.
+        return self.route is not None
+
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: TabletopBot = interaction.client  # type: ignore[assignment]
+        assert self.route is not None  # interaction_check
         await bot.router.dispatch(interaction, self.route)
 
 

@@ -1,19 +1,20 @@
 """/narabi: lobby, switching in three clicks, private cards, asking, the reveal at the end."""
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any, Mapping
 
 import discord
 from discord import app_commands
 
+from bot.ai import seat_view
+from bot.autoplay import think_seed
 from bot.games.narabi import Narabi
-from bot.games.narabi.solver import fewest_switches
+from bot.games.narabi.ai import answer_question
 from bot.i18n import t
 from bot.ui.translator import command_text
 from bot.tables import LiveTable, Outcome, TableError, closed_error
-from bot.ui.gamecog import NO_MENTIONS, GameCog
+from bot.ui.gamecog import AI_CHOICES, NO_MENTIONS, GameCog
 from bot.ui.replies import update_message
 from bot.ui.routing import Route, button, select, view_of
 from render.narabi import render as render_board
@@ -21,6 +22,8 @@ from render.narabi import render as render_board
 log = logging.getLogger(__name__)
 
 COLOUR_MARK = {"white": "⚪", "dark": "⚫"}
+#: seconds an AI teammate waits for a person's answer to its question before it plays anyway
+QUESTION_WAIT = 60.0
 
 
 @app_commands.guild_only()
@@ -32,10 +35,15 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
     # == commands ==========================================================================
 
     @app_commands.command(name="start", description=command_text("cmd.start.description"))
-    @app_commands.describe(advanced=command_text("cmd.narabi.advanced"))
+    @app_commands.describe(advanced=command_text("cmd.narabi.advanced"),
+                           ai=command_text("cmd.option.ai"),
+                           players=command_text("cmd.option.players"))
+    @app_commands.choices(ai=AI_CHOICES)
     @app_commands.guild_only()
-    async def start_command(self, interaction: discord.Interaction, advanced: bool = False) -> None:
-        await self.open_lobby(interaction, {"advanced": advanced})
+    async def start_command(self, interaction: discord.Interaction, advanced: bool = False,
+                            ai: str | None = None,
+                            players: app_commands.Range[int, 3, 5] | None = None) -> None:
+        await self.open_with_ai(interaction, {"advanced": advanced}, ai, players)
 
     # == how things read ===================================================================
 
@@ -124,8 +132,8 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
 
     async def after_finish(self, live: LiveTable) -> None:
         state = self.game(live).to_json()
-        loop = asyncio.get_running_loop()
-        best = await loop.run_in_executor(None, fewest_switches, state)
+        # The par search is pure and CPU-bound: it runs with the AI searches, off the loop.
+        best = await self.bot.pool.call("bot.games.narabi.solver:fewest_switches", state)
         key = "narabi.best.none" if best is None else "narabi.best.found"
         await self.post(live, t(key, live.row.locale, best=best))
 
@@ -263,10 +271,13 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         if asked is None or asked == seat or owners.get(other) in (None, asked):
             raise TableError("stale")
         question = {"card": card, "other": other}
+        # An AI teammate answers at once, truthfully, from its own conditions only.
+        answer = (answer_question(seat_view(game, asked), question)
+                  if live.row.seats[asked].ai is not None else None)
         # Recorded with its post queued in one commit: the question reaches the thread even
         # if the bot stops right after this click is answered.
         await self.bot.store.add_question(live.id, game.public_view()["turn"], seat, asked,
-                                          question)
+                                          question, answer)
         await self.show_step(interaction, t("narabi.ask.sent", str(interaction.locale)), None)
         self.bot.reconciler.mark(live.id)
 
@@ -280,6 +291,11 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         text = self._question_text(live, self.game(live), question["asker"], question["asked"],
                                    question["payload"]["card"], question["payload"]["other"],
                                    locale)
+        if question["answer"] is not None:
+            key = "narabi.ask.answer_yes" if question["answer"] else "narabi.ask.answer_no"
+            await self.post(live, text + "\n" + t(key, locale,
+                                                  player=self.name(live, question["asked"])))
+            return
         await self.post(live, text, mentions=True, view=view_of(
             button(self.cid(live.id, "answer", qid, 1), t("narabi.button.yes", locale),
                    style=discord.ButtonStyle.success),
@@ -315,6 +331,44 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
             key, locale, player=self.name(live, seat))
         await update_message(interaction, content=content, view=None,
                              allowed_mentions=NO_MENTIONS)
+        self.bot.autoplayer.poke(live.id)  # an AI teammate may be waiting for this answer
+
+    # -- AI teammates ------------------------------------------------------------------------
+
+    async def ai_prepare(self, live: LiveTable, seat: int, level: str, view: dict[str, Any],
+                         think: Any) -> dict[str, Any] | float:
+        """Give the AI the table's questions and answers; let it ask one question a turn when
+        asking is allowed, and wait a while for a person's answer."""
+        questions = await self.bot.store.questions_of(live.id)
+        view["questions"] = [{k: q[k] for k in ("turn", "asker", "asked", "card", "other",
+                                                "answer")} for q in questions]
+        public = view["public"]
+        if not public.get("asking_allowed") or level == "easy":
+            return view
+        mine = [q for q in questions if q["turn"] == public["turn"] and q["asker"] == seat]
+        if mine:
+            waiting = [q for q in mine if q["answer"] is None]
+            if waiting:
+                waited = self.bot.store.clock() - waiting[-1]["at"]
+                if waited < QUESTION_WAIT:
+                    return QUESTION_WAIT - waited
+            return view
+        seed = think_seed(live.row.seed, live.row.version)
+        question = await think("bot.ai:choose_question", self.game_key, view, level, seed)
+        if question is None:
+            return view
+        card, other = int(question["card"]), int(question["other"])
+        owners = self._owners(self.game(live))
+        asked = owners.get(card)
+        if asked is None or asked == seat or owners.get(other) in (None, asked):
+            return view
+        answer = (answer_question(seat_view(self.game(live), asked), question)
+                  if live.row.seats[asked].ai is not None else None)
+        await self.bot.store.add_question(live.id, public["turn"], seat, asked,
+                                          {"card": card, "other": other}, answer)
+        self.bot.reconciler.mark(live.id)
+        # Asked an AI: answered already, think again at once; asked a person: give them time.
+        return 0.0 if answer is not None else QUESTION_WAIT
 
 
 def _int_value(interaction: discord.Interaction) -> int:

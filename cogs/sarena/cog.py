@@ -18,7 +18,7 @@ from bot.games.sarena.chips import COLOURS
 from bot.i18n import t
 from bot.ui.translator import command_text
 from bot.tables import LiveTable, Outcome, TableError
-from bot.ui.gamecog import GameCog
+from bot.ui.gamecog import AI_CHOICES, GameCog
 from bot.ui.replies import ephemeral, refuse
 from bot.ui.routing import Route, button, select, view_of
 from render.sarena import render as render_board
@@ -52,10 +52,14 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
     # == commands ==========================================================================
 
     @app_commands.command(name="start", description=command_text("cmd.start.description"))
-    @app_commands.describe(fair=command_text("cmd.sarena.fair"))
+    @app_commands.describe(fair=command_text("cmd.sarena.fair"), ai=command_text("cmd.option.ai"),
+                           players=command_text("cmd.option.players"))
+    @app_commands.choices(ai=AI_CHOICES)
     @app_commands.guild_only()
-    async def start_command(self, interaction: discord.Interaction, fair: bool = False) -> None:
-        await self.open_lobby(interaction, {"fair": fair})
+    async def start_command(self, interaction: discord.Interaction, fair: bool = False,
+                            ai: str | None = None,
+                            players: app_commands.Range[int, 2, 4] | None = None) -> None:
+        await self.open_with_ai(interaction, {"fair": fair}, ai, players)
 
     @app_commands.command(name="move", description=command_text("cmd.sarena.move.description"))
     @app_commands.describe(move=command_text("cmd.sarena.move.notation"))

@@ -11,7 +11,7 @@ from bot.games.sensei import Sensei, check_turn, format_turn, parse_turn
 from bot.i18n import t
 from bot.ui.translator import command_text
 from bot.tables import LiveTable, Outcome, TableError
-from bot.ui.gamecog import GameCog
+from bot.ui.gamecog import AI_CHOICES, GameCog
 from bot.ui.replies import ephemeral, error_text, refuse
 from render.sensei import render as render_board
 from bot.ui.routing import Route, button, select, view_of
@@ -49,15 +49,15 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
     # == commands ==========================================================================
 
     @app_commands.command(name="start", description=command_text("cmd.start.description"))
-    @app_commands.describe(**OPTION_DESCRIPTIONS)
+    @app_commands.describe(**OPTION_DESCRIPTIONS, ai=command_text("cmd.option.ai"))
     @app_commands.choices(version=VERSION_CHOICES, setup=SETUP_CHOICES, board=BOARD_CHOICES,
-                          first=FIRST_CHOICES)
+                          first=FIRST_CHOICES, ai=AI_CHOICES)
     @app_commands.guild_only()
     async def start_command(self, interaction: discord.Interaction, version: str = "arashi",
                             setup: str = "standard", board: str = "plain",
-                            first: str = "random") -> None:
-        await self.open_lobby(interaction, dict(version=version, setup=setup, board=board,
-                                                first=first))
+                            first: str = "random", ai: str | None = None) -> None:
+        await self.open_with_ai(interaction, dict(version=version, setup=setup, board=board,
+                                                  first=first), ai)
 
     @app_commands.command(name="challenge",
                           description=command_text("cmd.sensei.challenge.description"))

@@ -24,7 +24,9 @@ class Narabi(Game):
     key: ClassVar[str] = "narabi"
     min_seats: ClassVar[int] = 3
     max_seats: ClassVar[int] = 5
+    cooperative: ClassVar[bool] = True
     options_spec: ClassVar[tuple[OptionSpec, ...]] = (OptionSpec("advanced", (False, True)),)
+    arena_max_actions: ClassVar[int] = 200
 
     def __init__(self) -> None:
         # Built by new() or from_json(); the constructor alone is not a usable game.

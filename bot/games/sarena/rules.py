@@ -21,6 +21,7 @@ class Sarena(Game):
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
     options_spec: ClassVar[tuple[OptionSpec, ...]] = (OptionSpec("fair", (False, True)),)
+    arena_max_actions: ClassVar[int] = 400
 
     def __init__(self, *, seats: int, options: dict[str, Any], seed: int,
                  colours: list[int], active: list[bool], position: Position,

@@ -40,6 +40,8 @@ class Sensei(Game):
         OptionSpec("board", tuple(PITS)),
         OptionSpec("first", ("random", "green", "red")),
     )
+    # random play can wander for ever; the AIs should never get near it
+    arena_max_actions = 1200
 
     def __init__(self, *, options: dict[str, Any], cells: list[int], characters: list[int],
                  active: int, first: int, turn: int, current: list[dict[str, str]],

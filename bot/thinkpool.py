@@ -1,0 +1,276 @@
+"""Worker processes for pure, CPU-heavy functions (AI searches, the puzzle solver).
+
+``concurrent.futures.ProcessPoolExecutor`` cannot stop a task once it runs; a search must stop
+when its game ends, so here a cancelled or timed-out call kills its worker (SIGKILL) and a fresh
+one is started on the next need. Workers start lazily, are reused between calls, and lower their
+own priority so the event loop keeps answering clicks while they search.
+
+``workers=0`` runs calls in the default thread executor instead (for hosts that cannot start
+processes); cancellation and timeouts then only abandon the result: the thread runs to its end.
+"""
+from __future__ import annotations
+
+import asyncio
+import collections
+import ctypes
+import functools
+import importlib
+import logging
+import multiprocessing
+import os
+import signal
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from multiprocessing.reduction import ForkingPickler
+from typing import Any, Callable
+
+log = logging.getLogger(__name__)
+
+#: Call names come from code but may be stored with data; never import arbitrary modules.
+ALLOWED_PREFIXES = ("bot.", "tests.")
+
+
+class ThinkTimeout(Exception):
+    """The call ran past its ``timeout``; its worker was killed."""
+
+
+class ThinkFailed(Exception):
+    """The function raised (``detail`` is "TypeName: message"), its worker died, or the pool is
+    closed."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+
+def check_name(function: str) -> tuple[str, str]:
+    module, _, name = function.partition(":")
+    if not name or not module.startswith(ALLOWED_PREFIXES):
+        raise ValueError(f"not a callable think function: {function!r}")
+    return module, name
+
+
+def resolve(function: str) -> Callable[..., Any]:
+    module, name = check_name(function)
+    return getattr(importlib.import_module(module), name)
+
+
+def _run_here(function: str, args: tuple[Any, ...]) -> Any:
+    try:
+        return resolve(function)(*args)
+    except Exception as exc:
+        raise ThinkFailed(f"{type(exc).__name__}: {exc}") from None
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    # Pipe EOF already ends an idle worker; PDEATHSIG also ends one that is mid-search.
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent_pid:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+def _worker_main(conn: Connection, nice: int, parent_pid: int) -> None:
+    _die_with_parent(parent_pid)
+    # Ctrl-C reaches the whole process group; the parent decides when workers stop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        os.nice(nice)
+    except OSError:
+        pass
+    functions: dict[str, Callable[..., Any]] = {}
+    while True:
+        try:
+            function, args = conn.recv()
+        except (EOFError, OSError):
+            return  # the parent closed the pipe (or died)
+        try:
+            if function not in functions:
+                functions[function] = resolve(function)
+            reply = ForkingPickler.dumps(("ok", functions[function](*args)))
+        except Exception as exc:
+            # Only text crosses back: traceback objects do not pickle and may hold game secrets.
+            reply = ForkingPickler.dumps(("error", f"{type(exc).__name__}: {exc}"))
+        try:
+            conn.send_bytes(reply)
+        except OSError:
+            return
+
+
+@dataclass(eq=False)
+class _Worker:
+    process: BaseProcess
+    conn: Connection
+
+
+class ThinkPool:
+    def __init__(self, workers: int, *, nice: int = 10, start_method: str = "spawn") -> None:
+        if workers < 0:
+            raise ValueError("workers must be >= 0")
+        self._size = workers
+        self._nice = nice
+        self._context = multiprocessing.get_context(start_method)
+        self._free = workers  # slots not held by a call; a slot owns at most one process
+        self._waiters: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._idle: list[_Worker] = []
+        self._workers: set[_Worker] = set()
+        self._dying: set[BaseProcess] = set()  # killed, not yet reaped
+        self._busy = 0
+        self._closed = False
+
+    @property
+    def busy(self) -> int:
+        return self._busy
+
+    @property
+    def waiting(self) -> int:
+        return sum(1 for w in self._waiters if not w.done())
+
+    async def call(self, function: str, *args: Any, timeout: float | None = None) -> Any:
+        if self._closed:
+            raise ThinkFailed("closed")
+        check_name(function)
+        if self._size == 0:
+            return await self._call_in_thread(function, args, timeout)
+        await self._acquire()
+        try:
+            if self._closed:
+                raise ThinkFailed("closed")
+            worker = self._take_worker()
+            self._busy += 1
+            try:
+                return await self._run(worker, function, args, timeout)
+            finally:
+                self._busy -= 1
+        finally:
+            self._release()
+
+    async def _acquire(self) -> None:
+        if self._free > 0 and not self.waiting:
+            self._free -= 1
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled() and waiter.exception() is None:
+                self._release()  # a slot was handed over just as we were cancelled: pass it on
+            raise
+        finally:
+            if waiter in self._waiters:
+                self._waiters.remove(waiter)
+
+    def _release(self) -> None:
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(None)  # hand the slot over directly: FIFO, no barging
+                return
+        self._free += 1
+
+    def _take_worker(self) -> _Worker:
+        while self._idle:
+            worker = self._idle.pop()
+            if worker.process.is_alive():
+                return worker
+            self._discard(worker)  # died while idle (e.g. the OOM killer): replace it quietly
+        parent, child = self._context.Pipe()
+        process = self._context.Process(target=_worker_main, args=(child, self._nice, os.getpid()),
+                                        name="think-worker", daemon=True)
+        process.start()
+        child.close()  # so that the worker's death shows here as EOF
+        log.info("think worker %s started", process.pid)
+        worker = _Worker(process, parent)
+        self._workers.add(worker)
+        return worker
+
+    async def _run(self, worker: _Worker, function: str, args: tuple[Any, ...],
+                   timeout: float | None) -> Any:
+        try:
+            data = ForkingPickler.dumps((function, args))
+        except Exception:
+            self._idle.append(worker)  # nothing was sent: the worker is still clean
+            raise
+        loop = asyncio.get_running_loop()
+        readable = loop.create_future()
+        fd = worker.conn.fileno()
+        loop.add_reader(fd, lambda: readable.done() or readable.set_result(None))
+        try:
+            worker.conn.send_bytes(data)
+            async with asyncio.timeout(timeout):
+                await readable
+            # recv blocks only until the rest of a message already being written arrives.
+            status, value = worker.conn.recv()
+        except asyncio.CancelledError:
+            self._discard(worker, "cancelled")
+            raise
+        except TimeoutError:
+            self._discard(worker, "timed out")
+            raise ThinkTimeout(f"{function} ran past {timeout} s") from None
+        except (EOFError, OSError):
+            self._discard(worker)
+            raise ThinkFailed("closed" if self._closed else "worker process died") from None
+        except Exception as exc:  # e.g. a result that does not unpickle here: start afresh
+            self._discard(worker)
+            raise ThinkFailed(f"{type(exc).__name__}: {exc}") from None
+        finally:
+            loop.remove_reader(fd)
+        self._idle.append(worker)
+        if status == "error":
+            raise ThinkFailed(value)
+        return value
+
+    def _discard(self, worker: _Worker, reason: str | None = None) -> None:
+        if worker not in self._workers:
+            return
+        self._workers.discard(worker)
+        if reason is not None:
+            log.info("think worker %s killed (%s)", worker.process.pid, reason)
+        process = worker.process
+        process.kill()
+        worker.conn.close()
+        # Reap without blocking the loop: the sentinel becomes readable once the process ended.
+        loop = asyncio.get_running_loop()
+        self._dying.add(process)
+
+        def reap() -> None:
+            loop.remove_reader(process.sentinel)
+            process.join()
+            self._dying.discard(process)
+
+        loop.add_reader(process.sentinel, reap)
+
+    async def _call_in_thread(self, function: str, args: tuple[Any, ...],
+                              timeout: float | None) -> Any:
+        loop = asyncio.get_running_loop()
+        self._busy += 1
+        try:
+            async with asyncio.timeout(timeout):
+                return await loop.run_in_executor(None, functools.partial(_run_here, function, args))
+        except TimeoutError:
+            raise ThinkTimeout(f"{function} ran past {timeout} s") from None
+        finally:
+            self._busy -= 1
+
+    async def close(self) -> None:
+        self._closed = True
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_exception(ThinkFailed("closed"))
+        for worker in list(self._workers):
+            worker.process.kill()  # busy calls see EOF and discard their worker themselves
+        for worker in self._idle:
+            self._discard(worker)
+        self._idle.clear()
+        for worker in list(self._workers):
+            worker.process.join()
+        loop = asyncio.get_running_loop()
+        for process in list(self._dying):
+            loop.remove_reader(process.sentinel)
+            process.join()  # SIGKILLed: returns at once
+        self._dying.clear()

@@ -1,0 +1,148 @@
+"""One scheduler for every turn clock of the process: reminders at half time and near the end,
+and the timeout itself.
+
+The store is the truth (each running table keeps its deadline, the seat it is for and how many
+reminders went out); this keeps a heap of the moments something is due, fed at start-up from
+the store and afterwards by every change to a table. An entry whose turn ended meanwhile is
+simply found stale when it comes up: nothing is cancelled, nothing sleeps per table. The clock
+is the store's (injected), so tests move time and call ``run_due``.
+"""
+from __future__ import annotations
+
+import asyncio
+import heapq
+import logging
+from typing import Callable
+
+from .store import StoreFailure
+from .tables import TableService
+
+log = logging.getLogger(__name__)
+
+#: reminders: the fraction of the turn's time gone when each is sent
+REMINDERS = ((1, 0.5), (2, 0.9))
+TIMEOUT = 3
+#: the loop looks at the heap at least this often (a clock moved by hand is noticed)
+MAX_SLEEP = 30.0
+#: a step that failed on a storage fault is tried again after this long
+RETRY = 15.0
+#: seconds between two heartbeats (a restart gives back the time since the last one)
+BEAT = 20.0
+
+
+class TurnClock:
+    def __init__(self, tables: TableService, *, on_change: Callable[[int], None]) -> None:
+        self.tables = tables
+        self.store = tables.store
+        self.on_change = on_change
+        self._heap: list[tuple[float, int, int, float]] = []
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._last_beat = float("-inf")
+        #: seconds given back at the last start-up (time the bot was down)
+        self.downtime = 0.0
+        #: reminders sent and timeouts applied since start
+        self.fired = {"reminders": 0, "timeouts": 0}
+        tables.listeners.append(self._on_change)
+
+    @property
+    def pending(self) -> int:
+        return len(self._heap)
+
+    async def load(self) -> int:
+        """Give back the downtime, then schedule every running clock; returns how many."""
+        self.downtime = await self.store.give_back_downtime()
+        if self.downtime > 60:
+            log.info("turn clocks: %.0f s of downtime given back to every running turn",
+                     self.downtime)
+        rows = await self.store.deadlines()
+        entries = []
+        for table_id, deadline, limit, reminded, _seat in rows:
+            entries.extend(self._entries(table_id, deadline, limit, reminded))
+        self._heap = entries
+        heapq.heapify(self._heap)
+        return len(rows)
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._loop(),
+                                                                name="tabletop-turn-clock")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    @staticmethod
+    def _entries(table_id: int, deadline: float, limit: float | None,
+                 reminded: int) -> list[tuple[float, int, int, float]]:
+        out = []
+        if limit:
+            out += [(deadline - limit * (1 - share), table_id, stage, deadline)
+                    for stage, share in REMINDERS if reminded < stage]
+        out.append((deadline, table_id, TIMEOUT, deadline))
+        return out
+
+    def _on_change(self, table_id: int) -> None:
+        live = self.tables._cache.get(table_id)
+        if live is None or live.row.deadline is None:
+            return
+        row = live.row
+        for entry in self._entries(table_id, row.deadline, row.turn_limit, row.reminded):
+            heapq.heappush(self._heap, entry)
+        self._wake.set()
+
+    async def run_due(self) -> int:
+        """Do everything due by now; returns how many entries were looked at."""
+        now = self.store.clock()
+        seen = 0
+        while self._heap and self._heap[0][0] <= now:
+            when, table_id, kind, deadline = heapq.heappop(self._heap)
+            seen += 1
+            try:
+                await self._fire(table_id, kind, deadline)
+            except StoreFailure as exc:
+                log.warning("table %s: turn clock step postponed (%s)", table_id, exc.cause)
+                heapq.heappush(self._heap, (now + RETRY, table_id, kind, deadline))
+                break
+            except Exception:
+                log.exception("table %s: turn clock step failed", table_id)
+        return seen
+
+    async def _fire(self, table_id: int, kind: int, deadline: float) -> None:
+        if kind == TIMEOUT:
+            policy = await self.tables.time_out(table_id, deadline)
+            if policy is not None:
+                self.fired["timeouts"] += 1
+                log.info("table %s: turn timed out (%s)", table_id, policy)
+                self.on_change(table_id)
+            return
+        live = await self.tables.get(table_id)
+        if live is None or live.row.deadline != deadline or live.row.deadline_seat is None:
+            return
+        seat = live.row.seats[live.row.deadline_seat]
+        dm = seat.person and await self.store.dm_reminders(seat.user_id)
+        if await self.tables.remind(table_id, deadline, kind, dm):
+            self.fired["reminders"] += 1
+            self.on_change(table_id)
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                await self.run_due()
+                if self.store.clock() - self._last_beat >= BEAT:
+                    await self.store.beat()
+                    self._last_beat = self.store.clock()
+            except StoreFailure:
+                pass  # logged by the store; try again next round
+            except Exception:
+                log.exception("turn clock round failed")
+            delay = MAX_SLEEP
+            if self._heap:
+                delay = min(MAX_SLEEP, max(0.05, self._heap[0][0] - self.store.clock()))
+            self._wake.clear()
+            try:
+                await asyncio.wait_for(self._wake.wait(), delay)
+            except asyncio.TimeoutError:
+                pass

@@ -1,0 +1,145 @@
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+
+import pytest
+
+from bot.thinkpool import ThinkFailed, ThinkPool, ThinkTimeout
+
+JOBS = "tests.bot.thinkpool_jobs"
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+async def until(condition, *, limit: float = 5.0) -> None:
+    """Poll briefly (the loop keeps running, so reapers and readers get their turn)."""
+    for _ in range(int(limit / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("condition not reached")
+
+
+@pytest.fixture
+async def pool():
+    p = ThinkPool(1)
+    yield p
+    await p.close()
+
+
+async def test_results_come_from_another_reused_process(pool: ThinkPool):
+    assert await pool.call(f"{JOBS}:square", 7) == 49
+    first = await pool.call(f"{JOBS}:pid")
+    second = await pool.call(f"{JOBS}:pid")
+    assert first == second != os.getpid()
+    assert pool.busy == 0 and pool.waiting == 0
+
+
+async def test_more_calls_than_workers_queue_and_all_complete():
+    pool = ThinkPool(2)
+    try:
+        calls = [asyncio.ensure_future(pool.call(f"{JOBS}:square", i)) for i in range(6)]
+        await until(lambda: pool.busy == 2)
+        assert pool.waiting == 4
+        assert await asyncio.gather(*calls) == [i * i for i in range(6)]
+        assert len({await pool.call(f"{JOBS}:pid") for _ in range(4)}) <= 2
+        assert pool.busy == 0 and pool.waiting == 0
+    finally:
+        await pool.close()
+
+
+async def test_cancelling_a_running_call_kills_its_worker(pool: ThinkPool):
+    old = await pool.call(f"{JOBS}:pid")
+    call = asyncio.ensure_future(pool.call(f"{JOBS}:spin", 30.0))
+    await until(lambda: pool.busy == 1)
+    call.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await call
+    assert pool.busy == 0
+    await until(lambda: not alive(old))
+    new = await pool.call(f"{JOBS}:pid")
+    assert new != old and alive(new)
+
+
+async def test_cancelling_a_waiting_call_leaves_the_queue(pool: ThinkPool):
+    running = asyncio.ensure_future(pool.call(f"{JOBS}:spin", 0.2))
+    queued = asyncio.ensure_future(pool.call(f"{JOBS}:square", 3))
+    after = asyncio.ensure_future(pool.call(f"{JOBS}:square", 4))
+    await until(lambda: pool.waiting == 2)
+    queued.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await queued
+    assert pool.waiting == 1
+    assert await running == 0.2
+    assert await after == 16
+    assert pool.waiting == 0
+
+
+async def test_timeout_kills_the_worker_and_the_pool_keeps_working(pool: ThinkPool):
+    old = await pool.call(f"{JOBS}:pid")
+    with pytest.raises(ThinkTimeout):
+        await pool.call(f"{JOBS}:spin", 30.0, timeout=0.2)
+    await until(lambda: not alive(old))
+    assert await pool.call(f"{JOBS}:square", 5) == 25
+
+
+async def test_an_exception_is_reported_and_the_worker_stays(pool: ThinkPool):
+    old = await pool.call(f"{JOBS}:pid")
+    with pytest.raises(ThinkFailed, match="ValueError: nope"):
+        await pool.call(f"{JOBS}:boom")
+    assert await pool.call(f"{JOBS}:pid") == old
+
+
+async def test_a_dying_worker_fails_the_call_and_is_replaced(pool: ThinkPool):
+    old = await pool.call(f"{JOBS}:pid")
+    with pytest.raises(ThinkFailed, match="died"):
+        await pool.call(f"{JOBS}:die")
+    await until(lambda: not alive(old))
+    assert await pool.call(f"{JOBS}:pid") not in (old, os.getpid())
+
+
+async def test_only_bot_and_tests_functions_may_be_called(pool: ThinkPool):
+    with pytest.raises(ValueError):
+        await pool.call("os:system", "true")
+    with pytest.raises(ValueError):
+        await pool.call(f"{JOBS}.square")  # no ":name"
+    assert pool.busy == 0 and not multiprocessing.active_children()
+
+
+async def test_zero_workers_run_in_a_thread():
+    pool = ThinkPool(0)
+    try:
+        assert await pool.call(f"{JOBS}:square", 6) == 36
+        assert await pool.call(f"{JOBS}:pid") == os.getpid()
+        with pytest.raises(ThinkFailed, match="ValueError: nope"):
+            await pool.call(f"{JOBS}:boom")
+        with pytest.raises(ThinkTimeout):
+            await pool.call(f"{JOBS}:spin", 0.5, timeout=0.05)
+        assert not multiprocessing.active_children()
+    finally:
+        await pool.close()
+
+
+async def test_close_leaves_no_child_processes():
+    pool = ThinkPool(2)
+    pids = {await pool.call(f"{JOBS}:pid")}
+    calls = [asyncio.ensure_future(pool.call(f"{JOBS}:spin", 30.0)) for _ in range(3)]
+    await until(lambda: pool.busy == 2 and pool.waiting == 1)
+    pids |= {p.pid for p in multiprocessing.active_children()}
+    assert len(pids) == 2
+    await pool.close()
+    for call in calls:  # the running ones and the queued one
+        with pytest.raises(ThinkFailed, match="closed"):
+            await call
+    assert not any(alive(pid) for pid in pids)
+    assert not multiprocessing.active_children()
+    with pytest.raises(ThinkFailed, match="closed"):
+        await pool.call(f"{JOBS}:square", 3)
