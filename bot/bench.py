@@ -331,18 +331,39 @@ async def bench_restore(count: int) -> dict[str, Any]:
         with sqlite3.connect(db_path) as db:
             db.executemany(
                 "INSERT INTO game_tables (id, game, guild_id, channel_id, host_id, status, options, "
-                "locale, seed, version, state, thread_id, board_message_id, created_at, updated_at) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "locale, seed, version, state, thread_id, board_message_id, created_at, updated_at, "
+                "turn_limit, deadline, deadline_seat) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 [(i, "narabi", 1, 10_000 + i, 1, "playing", '{"advanced":false}', "en-US", i, 0,
-                  states[i % len(states)], 20_000 + i, 30_000 + i, now, now)
+                  states[i % len(states)], 20_000 + i, 30_000 + i, now, now, 86_400.0,
+                  now + 86_400.0 * (0.6 + i / count), 0)
                  for i in range(1, count + 1)])
             db.executemany("INSERT INTO seats (table_id, seat, user_id, name) VALUES (?,?,?,?)",
                            [(i, s, 100 + s, f"p{s}") for i in range(1, count + 1) for s in range(4)])
+        from .turnclock import TurnClock
+
         started = time.perf_counter()
         store = await Store.open(db_path)
         service = TableService(store)
         restored = await service.restore()
+        turnclock = TurnClock(service, on_change=lambda _: None)
+        started_clock = time.perf_counter()
+        clocks = await turnclock.load()
+        clock_load = time.perf_counter() - started_clock
         elapsed = time.perf_counter() - started
+        # The scheduler's round when nothing is due, and its memory: one heap over all clocks.
+        ticks = []
+        for _ in range(200):
+            tick = time.perf_counter()
+            await turnclock.run_due()
+            ticks.append(time.perf_counter() - tick)
+        heap_bytes = sys.getsizeof(turnclock._heap) + sum(
+            sys.getsizeof(e) for e in turnclock._heap)
+        # Half-time reminders falling due for a tenth of the tables at once (each a guarded
+        # write with its message).
+        store.clock = lambda: now + 86_400.0 * 0.2 + 1  # type: ignore[assignment]
+        due_started = time.perf_counter()
+        handled = await turnclock.run_due()
+        due_seconds = time.perf_counter() - due_started
         # What lazy loading defers: every game state parsed, as if every table were clicked.
         started = time.perf_counter()
         for table_id in range(1, count + 1):
@@ -350,7 +371,13 @@ async def bench_restore(count: int) -> dict[str, Any]:
         parse_all = time.perf_counter() - started
         await store.close()
     return {"tables": restored, "seconds": round(elapsed, 3),
-            "all_states_loaded_seconds": round(parse_all, 3)}
+            "all_states_loaded_seconds": round(parse_all, 3),
+            "clock": {"clocks": clocks, "load_seconds": round(clock_load, 3),
+                      "entries": len(turnclock._heap) + handled,
+                      "heap_kb": round(heap_bytes / 1024, 1),
+                      "idle_tick_us": round(_pct(ticks, 50) * 1e6, 1),
+                      "due_entries": handled, "due_seconds": round(due_seconds, 3),
+                      "reminders_sent": turnclock.fired["reminders"]}}
 
 
 def bench_games(quick: bool) -> dict[str, Any]:
@@ -408,8 +435,14 @@ def main(*, json_output: bool = False, quick: bool = False) -> int:
     print("finished game kept in " + ", ".join(f"{k} {v} B" for k, v in fb.items())
           + " (target ≤ 2048 B; before: narabi 11.5 KB, sensei 35 KB)")
     r = figures["restore"]
-    print(f"restore: {r['tables']} unfinished tables ready in {r['seconds']:.3f} s "
-          f"(game states load on first use: all of them would take {r['all_states_loaded_seconds']:.2f} s)")
+    print(f"restore: {r['tables']} unfinished tables ready in {r['seconds']:.3f} s, turn clocks "
+          f"included (game states load on first use: all of them would take "
+          f"{r['all_states_loaded_seconds']:.2f} s; target ≤ 0.5 s)")
+    ck = r["clock"]
+    print(f"turn clocks: {ck['clocks']} running, scheduled in {ck['load_seconds']:.3f} s "
+          f"({ck['entries']} heap entries, {ck['heap_kb']} KB); a round with nothing due "
+          f"{ck['idle_tick_us']} µs; {ck['due_entries']} entries due at once handled in "
+          f"{ck['due_seconds']:.2f} s ({ck['reminders_sent']} reminders sent)")
     a = figures["ai_load"]
     print(f"AI load: {a['ai_tables']} tables of two hard AIs playing on {a['workers']} worker "
           f"process(es) ({a['ai_moves_per_s']} AI moves/s): human clicks at 100/s on "

@@ -694,7 +694,7 @@ class Store:
 
     async def update_table(self, table_id: int, **fields: Any) -> None:
         """Change lobby-level fields; a status or host change is something the lobby shows."""
-        allowed = {"status", "host_id", "closed_reason"}
+        allowed = {"status", "host_id", "closed_reason", "turn_limit", "timeout_policy"}
         if not fields or set(fields) - allowed:
             raise ValueError(f"cannot update {sorted(set(fields) - allowed)}")
         assignments = ", ".join(f"{k}=?" for k in fields)
@@ -1078,6 +1078,7 @@ class Store:
         rows = await self._fetchall(
             "SELECT r.game, rs.outcome, COUNT(*) FROM result_seats rs JOIN results r "
             "ON r.table_id = rs.table_id WHERE rs.user_id=? AND r.guild_id IS ? AND rs.ai_played=0 "
+            "AND rs.timed_out=0 "
             "GROUP BY r.game, rs.outcome", (user_id, guild_id))
         stats: dict[str, dict[str, int]] = {}
         for game, outcome, count in rows:

@@ -589,13 +589,20 @@ class TableService:
                 except TableError:
                     return None
                 return policy
-            ai = STAND_IN_LEVEL if policy == "ai" else None
-            done = await self._hand_over(live, seat, ai, notice, timed_out=True,
-                                         expect=(row.version, deadline))
-            if done and ai is None:
-                # "wait": the table was told; the clock stops until the next turn.
-                row.deadline = None
-                await self.store.set_clock(table_id, (None, seat))
+            expect = (row.version, deadline)
+            if policy == "wait":
+                # The table is told; the clock stops until the next turn (the others may vote).
+                done = await self.store.set_seat_ai(table_id, seat, None, notice,
+                                                    clock=(None, seat), timed_out=True,
+                                                    expect=expect)
+                if done:
+                    row.deadline, row.deadline_seat, row.reminded = None, seat, 0
+                    row.seats[seat].timed_out = True
+                    row.rev += 1
+                    self._changed(table_id)
+            else:
+                done = await self._hand_over(live, seat, STAND_IN_LEVEL, notice, timed_out=True,
+                                             expect=expect)
             return policy if done else None
 
     async def remind(self, table_id: int, deadline: float, stage: int,
@@ -635,7 +642,7 @@ class TableService:
                     raise TableError("stale")
                 fields["timeout_policy"] = policy
             if fields:
-                await self.store.update_table(table_id, **fields, rev=live.row.rev + 1)
+                await self.store.update_table(table_id, **fields)
                 for name, value in fields.items():
                     setattr(live.row, name, value)
                 live.row.rev += 1

@@ -8,7 +8,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
+from bot.registry import keys
+from bot.store import DEFAULT_TURN_LIMIT
+from bot.ui.gamecog import POLICIES, TURN_LIMITS, limit_text
+from bot.ui.replies import ephemeral
 from bot.ui.translator import command_text
+
+GAME_CHOICES = [app_commands.Choice(name=command_text(f"{key}.name"), value=key) for key in keys()]
+LIMIT_CHOICES = [app_commands.Choice(name=command_text(f"cmd.config.limit.{limit}"), value=limit)
+                 for limit in TURN_LIMITS]
+POLICY_CHOICES = [app_commands.Choice(name=command_text(f"cmd.config.policy.{p}"), value=p)
+                  for p in POLICIES]
 
 if TYPE_CHECKING:
     from bot.client import TabletopBot
@@ -49,6 +59,7 @@ class General(commands.Cog):
         locale = interaction.locale
         rows = await self.bot.store.recent_results(interaction.guild_id)
         lines = [f"**{t('history.title', locale)}**"]
+        legend = False
         for row in rows:
             result = row["result"]
             names = {s.seat: discord.utils.escape_markdown(s.name) for s in row["seats"]}
@@ -59,12 +70,76 @@ class General(commands.Cog):
             else:
                 outcome = t("history.win", locale,
                             winners=", ".join(names[w] for w in result["winners"]))
+            marked = [names[s.seat] + (" 🤖" if not s.person else "")
+                      + (" ⏰" if s.person and (s.timed_out or s.ai_played) else "")
+                      for s in row["seats"]]
+            legend = legend or any(m != names[s.seat] for m, s in zip(marked, row["seats"]))
             lines.append(t("history.line", locale, table=row["table_id"],
                            game=t(f"{row['game']}.name", locale),
-                           players=", ".join(names.values()), outcome=outcome))
+                           players=", ".join(marked), outcome=outcome))
         if len(lines) == 1:
             lines.append(t("history.none", locale))
+        elif legend:
+            lines.append(f"-# {t('history.legend', locale)}")
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+
+    @app_commands.command(name="reminders", description=command_text("cmd.reminders.description"))
+    @app_commands.describe(dm=command_text("cmd.reminders.dm"))
+    async def reminders(self, interaction: discord.Interaction, dm: bool) -> None:
+        await self.bot.store.set_dm_reminders(interaction.user.id, dm)
+        await ephemeral(interaction, t("reminders.on" if dm else "reminders.off",
+                                       interaction.locale))
+
+    config = app_commands.Group(name="config", description=command_text("cmd.config.description"),
+                                guild_only=True,
+                                default_permissions=discord.Permissions(manage_guild=True))
+
+    @config.command(name="clock", description=command_text("cmd.config.clock.description"))
+    @app_commands.describe(game=command_text("cmd.config.game"),
+                           limit=command_text("cmd.config.limit"),
+                           policy=command_text("cmd.config.policy"))
+    @app_commands.choices(game=GAME_CHOICES, limit=LIMIT_CHOICES, policy=POLICY_CHOICES)
+    async def config_clock(self, interaction: discord.Interaction, game: str, limit: int,
+                           policy: str | None = None) -> None:
+        locale = interaction.locale
+        perms = interaction.permissions
+        # Server owners can let anyone see /config; changing it still needs Manage Server.
+        if interaction.guild_id is None or not (perms and perms.manage_guild):
+            await ephemeral(interaction, t("config.manage_only", locale))
+            return
+        if game not in keys() or limit not in TURN_LIMITS or policy not in (None, *POLICIES):
+            await ephemeral(interaction, t("error.bad_options", locale))
+            return
+        await self.bot.store.set_guild_clock(interaction.guild_id, game, set_limit=True,
+                                             turn_limit=float(limit) or None, policy=policy)
+        chosen = await self.bot.store.guild_clock(interaction.guild_id, game)
+        await ephemeral(interaction, t("config.saved", locale, game=t(f"{game}.name", locale),
+                                       clock=self._clock_text(game, chosen, locale)))
+
+    @config.command(name="show", description=command_text("cmd.config.show.description"))
+    async def config_show(self, interaction: discord.Interaction) -> None:
+        locale = interaction.locale
+        lines = []
+        for game in keys():
+            chosen = await self.bot.store.guild_clock(interaction.guild_id, game)
+            text = self._clock_text(game, chosen, locale)
+            lines.append(t("config.line", locale, game=t(f"{game}.name", locale),
+                           clock=text if chosen else t("config.default", locale, clock=text)))
+        await ephemeral(interaction, t("config.show", locale, lines="\n".join(lines)))
+
+    @staticmethod
+    def _clock_text(game: str, chosen: tuple[float | None, str | None] | None, locale) -> str:
+        from bot.games import game_class
+
+        limit, policy = (DEFAULT_TURN_LIMIT, "ai") if chosen is None else chosen
+        if not limit:
+            return t("lobby.clock_value_off", locale)
+        if game_class(game).cooperative:
+            policy = "ai"
+        return t("lobby.clock_value", locale,
+                 limit=t("clock.per_turn", locale, time=limit_text(limit, locale)),
+                 policy=t(f"clock.policy.{policy or 'ai'}", locale))
 
 
 async def setup(bot: "TabletopBot") -> None:
