@@ -81,20 +81,20 @@ def run(game_key: str, a: str, b: str, games: int, seed: int, seats: int | None 
     options = cls.normalize_options(options)
     tally = Tally()
     for i in range(games):
-        if game_key == "narabi":
+        if cls.cooperative:
             levels, mine = [a] * seats, None
         else:
             mine = i % seats
             levels = [a if s == mine else b for s in range(seats)]
         deal_seed = seed * 1_000_003 + i
         result = play_one(game_key, levels, options, deal_seed, tally.think)
-        if game_key == "narabi":
+        if cls.cooperative:
             _tally_par(tally, game_key, seats, options, deal_seed, result)
         tally.games += 1
         if result is None:
             tally.unfinished += 1
             tally.draws += 1
-        elif game_key == "narabi":
+        elif cls.cooperative:
             tally.wins += bool(result.winners)
         elif mine in result.winners and len(result.winners) == 1 and not result.draw:
             tally.wins += 1
@@ -105,10 +105,14 @@ def run(game_key: str, a: str, b: str, games: int, seed: int, seats: int | None 
 
 def _tally_par(tally: Tally, game_key: str, seats: int, options: dict[str, Any], deal_seed: int,
                result: Any) -> None:
-    # Imported here: only Narabi has a par, and the other games need not load its solver.
-    from .games.narabi.solver import fewest_switches
+    # A cooperative game may have a par solver (Narabi's); the others need not load one.
+    import importlib
+    import importlib.util
 
-    par = fewest_switches(game_class(game_key).new(seats, options, deal_seed))
+    if importlib.util.find_spec(f"{__package__}.games.{game_key}.solver") is None:
+        return
+    solver = importlib.import_module(f"{__package__}.games.{game_key}.solver")
+    par = solver.fewest_switches(game_class(game_key).new(seats, options, deal_seed))
     if par is None:
         tally.par_unknown += 1
     elif par <= PAR_LIMIT:
@@ -118,12 +122,13 @@ def _tally_par(tally: Tally, game_key: str, seats: int, options: dict[str, Any],
 
 def report(game_key: str, a: str, b: str, tally: Tally) -> str:
     low, high = wilson(tally.score, tally.games)
-    who = f"{a} team" if game_key == "narabi" else f"{a} vs {b}"
+    cooperative = game_class(game_key).cooperative
+    who = f"{a} team" if cooperative else f"{a} vs {b}"
     lines = [f"{game_key}: {who}, {tally.games} games: score {tally.score:.1%} "
              f"(95 % CI {low:.1%}–{high:.1%}); {tally.wins} won, {tally.draws} drawn"
              + (f" ({tally.unfinished} capped)" if tally.unfinished else "")
              + f", {tally.games - tally.wins - tally.draws} lost"]
-    if game_key == "narabi":
+    if cooperative and tally.solvable + tally.par_unknown:
         rate = tally.solvable_wins / tally.solvable if tally.solvable else 0.0
         low, high = wilson(rate, tally.solvable)
         lines.append(f"  par-solvable deals (par <= {PAR_LIMIT} switches): {tally.solvable}, "

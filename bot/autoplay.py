@@ -65,6 +65,10 @@ class AutoPlayer:
     # -- being told -----------------------------------------------------------------------
 
     def _on_change(self, table_id: int) -> None:
+        live = self.tables._cache.get(table_id)
+        if live is not None and not any(s.ai for s in live.row.seats) \
+                and table_id not in self._tasks:
+            return  # people only: nothing for an AI to do (the common case, kept cheap)
         self._last_change[table_id] = self.clock()
         # Whatever is being thought for this table was thought for a table that is gone.
         thinking = self._thinking.get(table_id)

@@ -104,12 +104,13 @@ async def test_a_whole_sensei_game_against_each_level(harness, players, level):
     assert {seat for seat, _ in rows} == {0, 1}
 
 
-async def test_a_four_player_sarena_game_with_three_ai(harness, players):
+@pytest.mark.parametrize("level,count", [("easy", 4), ("medium", 2), ("hard", 3)])
+async def test_a_whole_sarena_game_against_ai_players(harness, players, level, count):
     h = harness
     ana = players[0]
-    table = await solo_table(h, ana, "sarena", ai="easy", players=4)
+    table = await solo_table(h, ana, "sarena", ai=level, players=count)
     live = await h.bot.tables.get(table.id)
-    assert [s.ai for s in live.row.seats] == [None, "easy", "easy", "easy"]
+    assert [s.ai for s in live.row.seats] == [None] + [level] * (count - 1)
     rng = random.Random(3)
     for _ in range(200):
         live = await h.bot.tables.get(table.id)
