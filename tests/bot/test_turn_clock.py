@@ -382,3 +382,29 @@ async def test_a_whole_timed_game_with_one_absent_player(timed, players):
     assert (await h.bot.store.user_stats(row.guild_id, ben.id)) == {}
     assert sum((await h.bot.store.user_stats(row.guild_id, ana.id))["sarena"].values()) == 1
     assert custom_ids(board(h, table)) == [f"sarena:{table_id}:rematch"]
+
+
+async def test_a_restart_after_a_timeout_does_not_time_the_turn_out_again(tmp_path, players):
+    path = tmp_path / "bot.sqlite3"
+    h = await start_bot(path)
+    h.bot.store.clock = h.clock = Clock()
+    h.bot.autoplayer.pause = 3600.0  # the stand-in has not played when the bot stops
+    table = await start_table(h, "sarena", players[:2])
+    await advance(h, 24 * HOUR)
+    assert h.bot.turnclock.fired["timeouts"] == 1
+    row = await h.bot.store.get_table(table.id)
+    await h.bot.close()
+
+    h = await start_bot(path, h.fake)
+    try:
+        h.bot.store.clock = h.clock = Clock(T0 + 25 * HOUR)
+        await h.bot.turnclock.run_due()
+        await h.settle()
+        assert h.bot.turnclock.fired["timeouts"] == 0
+        after = await h.bot.store.get_table(table.id)
+        assert [s.ai for s in after.seats] == [s.ai for s in row.seats]
+        assert after.version == row.version + 1  # the stand-in's move, resumed after the restart
+        lines = thread_lines(h, table)
+        assert sum("ran out of time" in line for line in lines) == 1
+    finally:
+        await h.bot.close()
