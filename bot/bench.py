@@ -270,7 +270,8 @@ async def bench_ai_load(tables: int, ai_tables: int, rate: float = 100.0) -> dic
         try:
             opened = await _narabi_tables(h, tables)
             await _open_loop(h, opened, rate=rate, count=tables, rng=random.Random(5))  # warm up
-            alone = await _open_loop(h, opened, rate=rate, count=tables * 3, rng=random.Random(7))
+            clicks = max(600, tables * 3)  # a p99 needs a few hundred samples to mean anything
+            alone = await _open_loop(h, opened, rate=rate, count=clicks, rng=random.Random(7))
             h.bot.autoplayer.pause = 0.0
             for _ in range(ai_tables):
                 seats = [SeatRow(0, -1, "AI · Hard", ai="hard"), SeatRow(1, -2, "AI · Hard", ai="hard")]
@@ -285,7 +286,7 @@ async def bench_ai_load(tables: int, ai_tables: int, rate: float = 100.0) -> dic
                 await asyncio.sleep(0.02)
             moves_before = h.bot.autoplayer.moves
             started = time.perf_counter()
-            loaded = await _open_loop(h, opened, rate=rate, count=tables * 3,
+            loaded = await _open_loop(h, opened, rate=rate, count=clicks,
                                       rng=random.Random(7), settle=False)
             elapsed = time.perf_counter() - started
             ai_moves = h.bot.autoplayer.moves - moves_before

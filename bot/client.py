@@ -191,8 +191,8 @@ class TabletopBot(commands.Bot):
             await self.upkeep.stop()
             await self.turnclock.stop()
             await self.autoplayer.stop()
-            await self.pool.close()
             await self.reconciler.stop(timeout=0)
+            await self.pool.close()  # after the repairs: one may be waiting for a search
             await super().close()
         finally:
             await self.store.close()

@@ -81,6 +81,12 @@ def _worker_main(conn: Connection, nice: int, parent_pid: int) -> None:
         os.nice(nice)
     except OSError:
         pass
+    try:
+        # Searches only take CPU time nobody else wants: the bot's own process (clicks,
+        # commits) always runs first. Linux only; elsewhere the nice value above must do.
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        pass
     functions: dict[str, Callable[..., Any]] = {}
     while True:
         try:

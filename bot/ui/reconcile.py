@@ -16,6 +16,7 @@ import aiohttp
 import discord
 
 from ..store import StoreFailure
+from ..thinkpool import ThinkFailed, ThinkTimeout
 
 if TYPE_CHECKING:
     from ..client import TabletopBot
@@ -144,7 +145,7 @@ class Reconciler:
                             "will try again later", table_id, ", ".join(exc.missing) or "access")
                 self._retry_later(table_id, long=True)
             except (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError,
-                    OSError, StoreFailure) as exc:
+                    OSError, StoreFailure, ThinkFailed, ThinkTimeout) as exc:
                 log.warning("table %s: could not bring its messages up to date (%s); will try "
                             "again", table_id, type(exc).__name__)
                 self._retry_later(table_id)
