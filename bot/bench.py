@@ -292,6 +292,9 @@ async def bench_ai_load(tables: int, ai_tables: int, rate: float = 100.0) -> dic
             ai_moves = h.bot.autoplayer.moves - moves_before
             thinking = h.bot.autoplayer.active
             await h.bot.autoplayer.stop()
+            # Alone again, after: the two alone phases bracket the loaded one, so drift over
+            # the run (a growing database, the collector) does not pass for the AIs' cost.
+            alone += await _open_loop(h, opened, rate=rate, count=clicks, rng=random.Random(9))
         finally:
             await h.bot.close()
     ratio = _pct(loaded, 99) / _pct(alone, 99) if alone and loaded else float("nan")
