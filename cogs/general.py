@@ -47,8 +47,10 @@ class General(commands.Cog):
         for game, row in sorted(mine.items()):
             lines.append(t("stats.member", locale, member=who.mention,
                            game=t(f"{game}.name", locale), **row))
-        if len(lines) == 1:
+        if not server:
             lines.append(t("stats.none", locale))
+        elif not mine:
+            lines.append(t("stats.member_none", locale, member=who.mention))
         await interaction.response.send_message("\n".join(lines), ephemeral=True,
                                                 allowed_mentions=discord.AllowedMentions.none())
 
@@ -65,6 +67,8 @@ class General(commands.Cog):
             names = {s.seat: discord.utils.escape_markdown(s.name) for s in row["seats"]}
             if result["draw"] and not result["winners"]:
                 outcome = t("history.draw", locale)
+            elif result.get("reason") == "abandoned":
+                outcome = t("history.abandoned", locale)
             elif not result["winners"]:
                 outcome = t("history.coop_loss", locale)
             else:

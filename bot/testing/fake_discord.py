@@ -359,7 +359,7 @@ class Harness:
         }
         return token, payload
 
-    async def command(self, member: Member, name: str, sub: str | None = None,
+    async def command(self, member: Member, name: str, sub: str | None = None, /,
                       channel_id: int = CHANNEL_ID, *, settle: bool = True,
                       **options: Any) -> str:
         """Invoke ``/name [sub] option=value …``; returns the interaction token."""

@@ -133,9 +133,10 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
     async def after_finish(self, live: LiveTable) -> None:
         state = self.game(live).to_json()
         # The par search is pure and CPU-bound: it runs with the AI searches, off the loop.
-        best = await self.bot.pool.call("bot.games.narabi.solver:fewest_switches", state)
-        key = "narabi.best.none" if best is None else "narabi.best.found"
-        await self.post(live, t(key, live.row.locale, best=best))
+        found = await self.bot.pool.call("bot.games.narabi.solver:par", state)
+        # "none" is proved (no solution within the turn limit); "unknown" is the search giving up.
+        await self.post(live, t(f"narabi.best.{found['status']}", live.row.locale,
+                                best=found["best"], limit=found.get("limit", "")))
 
     # == verbs =============================================================================
 

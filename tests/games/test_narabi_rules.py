@@ -418,3 +418,13 @@ def test_solver_knows_advanced_mode_forbids_the_undo() -> None:
         normal = fewest_switches(Narabi.new(3, {}, seed))
         advanced = fewest_switches(Narabi.new(3, {"advanced": True}, seed))
         assert normal is not None and advanced is not None and advanced >= normal
+
+
+def test_par_tells_a_proved_answer_from_a_search_that_gave_up():
+    from bot.games.narabi.solver import fewest_switches, par
+
+    game = Narabi.new(3, {"advanced": False}, 11)
+    found = par(game)
+    assert found["status"] == "found" and found["best"] > 0
+    assert fewest_switches(game) == found["best"]
+    assert par(game, node_budget=0) == {"best": None, "status": "unknown"}

@@ -104,3 +104,24 @@ def test_typed_turn_continues_a_turn_started_with_buttons():
     play_turn(game, 0, parse_turn("*d1-a4"))
     assert game.to_move == 1
     assert game.public_view()["last_turn"]["actions"][1]["notation"] == "*d1-a4"
+
+
+def test_a_typed_turn_continuing_after_a_win_names_the_winning_move():
+    from bot.games import IllegalAction
+    from bot.games.sensei import Sensei
+    from bot.games.sensei.notation import parse_turn
+    from bot.games.sensei.turns import check_turn
+
+    data = Sensei.new(2, {"version": "arashi", "setup": "standard", "board": "plain",
+                          "first": "green"}, 1).to_json()
+    data.update(stones=[["b3", "b7", "c1", "d1", "e1", "f1", "g1"],
+                        ["a7", "c7", "d7", "e7", "f7", "g7", "a6"]], characters=["b3", "d7"])
+    game = Sensei.from_json(data)
+    try:
+        check_turn(game, 0, parse_turn("*b3-b7 c1-c2"))
+    except IllegalAction as exc:
+        assert exc.code == "after_game_end"
+        assert exc.params["ended_by"] == "*b3-b7" and exc.params["index"] == 2
+    else:
+        raise AssertionError("a move after the winning one was accepted")
+    assert check_turn(game, 0, parse_turn("*b3-b7"))[-1]["type"] == "game_over"

@@ -97,19 +97,28 @@ def fewest_switches(game_or_initial_state: Any,
     called at any point of the game. None means the budget (states expanded, summed over all
     rounds) ran out first, or the deal cannot be solved within the turn limit.
     """
+    return par(game_or_initial_state, node_budget)["best"]
+
+
+def par(game_or_initial_state: Any, node_budget: int = DEFAULT_NODE_BUDGET) -> dict[str, Any]:
+    """The par of a deal and how sure it is: ``{"best": n, "status": "found"}``,
+    ``{"best": None, "status": "none", "limit": turns}`` when no solution exists within the
+    turn limit (proved), or ``{"best": None, "status": "unknown"}`` when the budget ran out
+    first."""
     table = _Table(_state_of(game_or_initial_state))
     start_gap = table.breakpoints(table.start)
     if start_gap == 0:
-        return 0
+        return {"best": 0, "status": "found"}
     spent = 0
     # Iterative deepening on the answer: a round proves "no solution in fewer than `limit`
     # switches" or finds one in exactly `limit`; the breakpoint bound prunes hard near the end.
     for limit in range(-(-start_gap // MAX_FIXED_PER_SWITCH), table.max_turns + 1):
         found, spent = _search(table, limit, node_budget, spent)
         if found is not None:
-            return found
+            return {"best": found, "status": "found"}
         if spent > node_budget:
-            return None
+            return {"best": None, "status": "unknown"}
+    return {"best": None, "status": "none", "limit": table.max_turns}
     return None
 
 

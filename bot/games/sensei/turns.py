@@ -26,6 +26,10 @@ def check_turn(game: Sensei, seat: int, actions: Sequence[Mapping[str, Any]]) ->
         except IllegalAction:
             move = "?"
         try:
+            if trial.result() is not None:
+                # The game already ended within this turn (a win): say so, not "game over".
+                raise IllegalAction("after_game_end", "an earlier action of this turn ends "
+                                    "the game", ended_by=format_action(actions[index - 2]))
             events += trial.apply(seat, action)
         except IllegalAction as exc:
             raise IllegalAction(exc.code, f"action {index} ({move}): {exc}",
