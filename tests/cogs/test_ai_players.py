@@ -163,9 +163,8 @@ async def test_narabi_with_ai_teammates_answers_questions_truthfully(harness, pl
         await narabi_switch(h, table, rng)
     row = await h.bot.store.get_table(table.id)
     assert row.status == "finished"
-    questions = await h.bot.store.questions_of(table.id)  # kept until purge? finished deletes
-    assert questions == []  # a finished game keeps no questions
-    assert asked == 2
+    assert await h.bot.store.questions_of(table.id) == []  # a finished game keeps none
+    assert asked >= 1  # the deal may end before Ana's second turn
 
 
 async def test_an_ai_teammate_asks_a_person_and_plays_once_answered(harness, players,
