@@ -21,8 +21,8 @@ CATALOG_DIRS = (_ROOT / "bot" / "locales", *sorted((_ROOT / "cogs").glob("*/loca
 
 
 @lru_cache(maxsize=1)
-def catalogs() -> dict[str, dict[str, str]]:
-    merged: dict[str, dict[str, str]] = {}
+def catalogs() -> dict[str, dict[str, Any]]:
+    merged: dict[str, dict[str, Any]] = {}
     for folder in CATALOG_DIRS:
         for file in sorted(folder.glob("*.json")):
             entries = json.loads(file.read_text(encoding="utf-8"))
@@ -47,19 +47,54 @@ def language_of(locale: Any) -> str:
     return short if short in known else FALLBACK
 
 
+#: the languages the bot speaks (a catalog per language; English is complete)
+LANGUAGES = ("en", "pl", "fr", "de", "nl", "es", "ru", "it")
+#: in a plural entry, which parameter picks the form (default ``count``)
+PLURAL_PARAM = "$n"
+
+
 def has(key: str) -> bool:
     return key in catalogs()[FALLBACK]
 
 
+@lru_cache(maxsize=None)
+def plural_rule(language: str) -> Any:
+    """CLDR plural rule of a language (Babel): a number -> "one", "few", "many", "other" …"""
+    from babel import Locale
+
+    return Locale.parse(language.replace("-", "_")).plural_form
+
+
+def plural_categories(language: str) -> frozenset[str]:
+    """The categories a plural entry of ``language`` must give."""
+    return frozenset(plural_rule(language).tags) | {"other"}
+
+
+def _form(entry: dict[str, str], language: str, params: dict[str, Any]) -> str:
+    name = entry.get(PLURAL_PARAM, "count")
+    value = params.get(name)
+    try:
+        number = abs(float(value))  # type: ignore[arg-type]
+        category = plural_rule(language)(int(number) if number == int(number) else number)
+    except (TypeError, ValueError):
+        category = "other"
+    return entry.get(category) or entry["other"]
+
+
 def t(key: str, locale: Any = None, /, **params: Any) -> str:
-    """The text for ``key`` in ``locale`` (English fallback), with ``params`` filled in."""
+    """The text for ``key`` in ``locale`` (English fallback), with ``params`` filled in. An
+    entry may be a plural entry: ``{"one": …, "few": …, "other": …}`` with the form chosen by
+    CLDR rules from the ``count`` parameter (or the one its ``"$n"`` names)."""
     books = catalogs()
-    text = books.get(language_of(locale), {}).get(key)
-    if text is None:
-        text = books[FALLBACK].get(key)
-    if text is None:
+    language = language_of(locale)
+    entry = books.get(language, {}).get(key)
+    if entry is None:
+        language = FALLBACK
+        entry = books[FALLBACK].get(key)
+    if entry is None:
         log.warning("missing catalog key %s", key)
         return key
+    text = _form(entry, language, params) if isinstance(entry, dict) else entry
     try:
         return text.format(**params) if params else text
     except (KeyError, IndexError, ValueError):

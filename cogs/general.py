@@ -12,7 +12,7 @@ from bot.registry import keys
 from bot.store import DEFAULT_TURN_LIMIT
 from bot.ui.gamecog import POLICIES, TURN_LIMITS, limit_text
 from bot.ui.replies import ephemeral
-from bot.ui.translator import command_text
+from bot.ui.translator import command_name, command_text, named_options
 
 GAME_CHOICES = [app_commands.Choice(name=command_text(f"{key}.name"), value=key) for key in keys()]
 LIMIT_CHOICES = [app_commands.Choice(name=command_text(f"cmd.config.limit.{limit}"), value=limit)
@@ -28,13 +28,14 @@ class General(commands.Cog):
     def __init__(self, bot: "TabletopBot") -> None:
         self.bot = bot
 
-    @app_commands.command(name="games", description=command_text("cmd.general.help.description"))
+    @app_commands.command(name=command_name("games"), description=command_text("cmd.general.help.description"))
     async def games(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(t("help.text", interaction.locale), ephemeral=True)
 
-    @app_commands.command(name="stats", description=command_text("cmd.general.stats.description"))
+    @app_commands.command(name=command_name("stats"), description=command_text("cmd.general.stats.description"))
     @app_commands.describe(member=command_text("cmd.general.stats.member"))
     @app_commands.guild_only()
+    @named_options
     async def stats(self, interaction: discord.Interaction,
                     member: discord.Member | None = None) -> None:
         locale = interaction.locale
@@ -43,7 +44,9 @@ class General(commands.Cog):
         server = await self.bot.store.guild_stats(interaction.guild_id)
         lines = [f"**{t('stats.title', locale)}**"]
         for game, row in sorted(server.items()):
-            lines.append(t("stats.server", locale, game=t(f"{game}.name", locale), **row))
+            lines.append(t("stats.server", locale, game=t(f"{game}.name", locale),
+                           games=t("stats.games", locale, count=row["games"]),
+                           players=t("stats.players", locale, count=row["players"])))
         for game, row in sorted(mine.items()):
             lines.append(t("stats.member", locale, member=who.mention,
                            game=t(f"{game}.name", locale), **row))
@@ -54,7 +57,7 @@ class General(commands.Cog):
         await interaction.response.send_message("\n".join(lines), ephemeral=True,
                                                 allowed_mentions=discord.AllowedMentions.none())
 
-    @app_commands.command(name="history",
+    @app_commands.command(name=command_name("history"),
                           description=command_text("cmd.general.history.description"))
     @app_commands.guild_only()
     async def history(self, interaction: discord.Interaction) -> None:
@@ -88,22 +91,24 @@ class General(commands.Cog):
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
 
-    @app_commands.command(name="reminders", description=command_text("cmd.reminders.description"))
+    @app_commands.command(name=command_name("reminders"), description=command_text("cmd.reminders.description"))
     @app_commands.describe(dm=command_text("cmd.reminders.dm"))
+    @named_options
     async def reminders(self, interaction: discord.Interaction, dm: bool) -> None:
         await self.bot.store.set_dm_reminders(interaction.user.id, dm)
         await ephemeral(interaction, t("reminders.on" if dm else "reminders.off",
                                        interaction.locale))
 
-    config = app_commands.Group(name="config", description=command_text("cmd.config.description"),
+    config = app_commands.Group(name=command_name("config"), description=command_text("cmd.config.description"),
                                 guild_only=True,
                                 default_permissions=discord.Permissions(manage_guild=True))
 
-    @config.command(name="clock", description=command_text("cmd.config.clock.description"))
+    @config.command(name=command_name("clock"), description=command_text("cmd.config.clock.description"))
     @app_commands.describe(game=command_text("cmd.config.game"),
                            limit=command_text("cmd.config.limit"),
                            policy=command_text("cmd.config.policy"))
     @app_commands.choices(game=GAME_CHOICES, limit=LIMIT_CHOICES, policy=POLICY_CHOICES)
+    @named_options
     async def config_clock(self, interaction: discord.Interaction, game: str, limit: int,
                            policy: str | None = None) -> None:
         locale = interaction.locale
@@ -121,7 +126,7 @@ class General(commands.Cog):
         await ephemeral(interaction, t("config.saved", locale, game=t(f"{game}.name", locale),
                                        clock=self._clock_text(game, chosen, locale)))
 
-    @config.command(name="show", description=command_text("cmd.config.show.description"))
+    @config.command(name=command_name("show"), description=command_text("cmd.config.show.description"))
     async def config_show(self, interaction: discord.Interaction) -> None:
         locale = interaction.locale
         lines = []

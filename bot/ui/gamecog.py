@@ -24,7 +24,7 @@ from .permissions import REQUIRED, missing_for_game, missing_from_error, missing
 from .reconcile import SurfaceBlocked
 from .replies import ephemeral, refuse, update_message
 from .routing import Route, button, route, select, view_of
-from .translator import command_text
+from .translator import command_name, command_text
 
 if TYPE_CHECKING:
     from ..client import TabletopBot
@@ -101,12 +101,12 @@ class GameCog(commands.GroupCog):
 
     # == commands every game has ============================================================
 
-    @app_commands.command(name="rules", description=command_text("cmd.rules.description"))
+    @app_commands.command(name=command_name("rules"), description=command_text("cmd.rules.description"))
     async def rules_command(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(t(f"{self.game_key}.rules", interaction.locale),
                                                 ephemeral=True)
 
-    @app_commands.command(name="board", description=command_text("cmd.board.description"))
+    @app_commands.command(name=command_name("board"), description=command_text("cmd.board.description"))
     async def board_command(self, interaction: discord.Interaction) -> None:
         """Post the current board again as the newest message of the game's thread (and retire
         the old one), for a board that scrolled far up."""

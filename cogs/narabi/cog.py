@@ -12,7 +12,7 @@ from bot.autoplay import think_seed
 from bot.games.narabi import Narabi
 from bot.games.narabi.ai import answer_question
 from bot.i18n import t
-from bot.ui.translator import command_text
+from bot.ui.translator import command_name, command_text, named_options
 from bot.tables import LiveTable, Outcome, TableError, closed_error
 from bot.ui.gamecog import AI_CHOICES, NO_MENTIONS, GameCog
 from bot.ui.replies import update_message
@@ -34,12 +34,13 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
 
     # == commands ==========================================================================
 
-    @app_commands.command(name="start", description=command_text("cmd.start.description"))
+    @app_commands.command(name=command_name("start"), description=command_text("cmd.start.description"))
     @app_commands.describe(advanced=command_text("cmd.narabi.advanced"),
                            ai=command_text("cmd.option.ai"),
                            players=command_text("cmd.option.players"))
     @app_commands.choices(ai=AI_CHOICES)
     @app_commands.guild_only()
+    @named_options
     async def start_command(self, interaction: discord.Interaction, advanced: bool = False,
                             ai: str | None = None,
                             players: app_commands.Range[int, 3, 5] | None = None) -> None:

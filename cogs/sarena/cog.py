@@ -16,7 +16,7 @@ from bot.games.sarena import parse_move
 from bot.games.sarena.board import SIZE, SQUARE_INDEX
 from bot.games.sarena.chips import COLOURS
 from bot.i18n import t
-from bot.ui.translator import command_text
+from bot.ui.translator import command_name, command_text, named_options
 from bot.tables import LiveTable, Outcome, TableError
 from bot.ui.gamecog import AI_CHOICES, GameCog
 from bot.ui.replies import ephemeral, refuse
@@ -51,19 +51,21 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
 
     # == commands ==========================================================================
 
-    @app_commands.command(name="start", description=command_text("cmd.start.description"))
+    @app_commands.command(name=command_name("start"), description=command_text("cmd.start.description"))
     @app_commands.describe(fair=command_text("cmd.sarena.fair"), ai=command_text("cmd.option.ai"),
                            players=command_text("cmd.option.players"))
     @app_commands.choices(ai=AI_CHOICES)
     @app_commands.guild_only()
+    @named_options
     async def start_command(self, interaction: discord.Interaction, fair: bool = False,
                             ai: str | None = None,
                             players: app_commands.Range[int, 2, 4] | None = None) -> None:
         await self.open_with_ai(interaction, {"fair": fair}, ai, players)
 
-    @app_commands.command(name="move", description=command_text("cmd.sarena.move.description"))
+    @app_commands.command(name=command_name("move"), description=command_text("cmd.sarena.move.description"))
     @app_commands.describe(move=command_text("cmd.sarena.move.notation"))
     @app_commands.guild_only()
+    @named_options
     async def move_command(self, interaction: discord.Interaction,
                            move: app_commands.Range[str, 1, MOVE_TEXT_MAX]) -> None:
         try:

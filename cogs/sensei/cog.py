@@ -9,7 +9,7 @@ from discord import app_commands
 from bot.games import IllegalAction
 from bot.games.sensei import Sensei, check_turn, format_turn, parse_turn
 from bot.i18n import t
-from bot.ui.translator import command_text
+from bot.ui.translator import command_name, command_text, named_options
 from bot.tables import LiveTable, Outcome, TableError
 from bot.ui.gamecog import AI_CHOICES, GameCog
 from bot.ui.replies import ephemeral, error_text, refuse
@@ -48,24 +48,26 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
 
     # == commands ==========================================================================
 
-    @app_commands.command(name="start", description=command_text("cmd.start.description"))
+    @app_commands.command(name=command_name("start"), description=command_text("cmd.start.description"))
     @app_commands.describe(**OPTION_DESCRIPTIONS, ai=command_text("cmd.option.ai"))
     @app_commands.choices(version=VERSION_CHOICES, setup=SETUP_CHOICES, board=BOARD_CHOICES,
                           first=FIRST_CHOICES, ai=AI_CHOICES)
     @app_commands.guild_only()
+    @named_options
     async def start_command(self, interaction: discord.Interaction, version: str = "arashi",
                             setup: str = "standard", board: str = "plain",
                             first: str = "random", ai: str | None = None) -> None:
         await self.open_with_ai(interaction, dict(version=version, setup=setup, board=board,
                                                   first=first), ai)
 
-    @app_commands.command(name="challenge",
+    @app_commands.command(name=command_name("challenge"),
                           description=command_text("cmd.sensei.challenge.description"))
     @app_commands.describe(opponent=command_text("cmd.sensei.challenge.opponent"),
                            **OPTION_DESCRIPTIONS)
     @app_commands.choices(version=VERSION_CHOICES, setup=SETUP_CHOICES, board=BOARD_CHOICES,
                           first=FIRST_CHOICES)
     @app_commands.guild_only()
+    @named_options
     async def challenge_command(self, interaction: discord.Interaction, opponent: discord.Member,
                                 version: str = "arashi", setup: str = "standard",
                                 board: str = "plain", first: str = "random") -> None:
@@ -78,9 +80,10 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         await self.open_lobby(interaction, dict(version=version, setup=setup, board=board,
                                                 first=first), invited=opponent)
 
-    @app_commands.command(name="move", description=command_text("cmd.sensei.move.description"))
+    @app_commands.command(name=command_name("move"), description=command_text("cmd.sensei.move.description"))
     @app_commands.describe(notation=command_text("cmd.sensei.move.notation"))
     @app_commands.guild_only()
+    @named_options
     async def move_command(self, interaction: discord.Interaction,
                            notation: app_commands.Range[str, 1, MOVE_TEXT_MAX]) -> None:
         locale = str(interaction.locale)

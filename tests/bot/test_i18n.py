@@ -15,12 +15,16 @@ from bot.ui.translator import CatalogTranslator
 def test_english_catalog_is_complete_and_formats():
     english = catalogs()["en"]
     assert t("error.table_full", "en-US", max=5) == "This table is full (5 players)."
-    assert t("error.table_full", discord.Locale.french, max=5) == english["error.table_full"].format(max=5)
-    for key, text in english.items():
-        assert text.strip(), key
-        # every placeholder is a plain name, so str.format can fill it
-        for name in re.findall(r"{([^{}]*)}", text):
-            assert name.isidentifier(), (key, name)
+    assert t("error.table_full", discord.Locale.japanese, max=5) == \
+        english["error.table_full"]["other"].format(max=5)
+    assert t("error.table_full", "en-US", max=1) == "This table is full (1 player)."
+    for key, entry in english.items():
+        texts = [v for k, v in entry.items() if k != "$n"] if isinstance(entry, dict) else [entry]
+        for text in texts:
+            assert text.strip(), key
+            # every placeholder is a plain name, so str.format can fill it
+            for name in re.findall(r"{([^{}]*)}", text):
+                assert name.isidentifier(), (key, name)
 
 
 def test_missing_key_is_visible_not_fatal(caplog):
