@@ -169,6 +169,14 @@ MIGRATIONS: tuple[str, ...] = (
         at REAL NOT NULL
     );
     """,
+    # The language a server chose for its public messages and pictures.
+    """
+    CREATE TABLE guild_language (
+        guild_id INTEGER PRIMARY KEY,
+        locale   TEXT NOT NULL
+    );
+    ALTER TABLE seats ADD COLUMN locale TEXT;
+    """,
 )
 
 
@@ -249,6 +257,8 @@ class SeatRow:
     ai_played: bool = False
     #: the seat's person ran out of time (or the others handed the seat to an AI) this game
     timed_out: bool = False
+    #: the Discord language of the seat's person (their DMs are written in it)
+    locale: str | None = None
 
     @property
     def person(self) -> bool:
@@ -586,7 +596,7 @@ class Store:
                            timeout_policy: str = "ai") -> TableRow:
         """A new lobby; raises LobbyExists when the channel already has one."""
         now = self.clock()
-        seat_list = [SeatRow(i, s.user_id, s.name, ai=s.ai)
+        seat_list = [SeatRow(i, s.user_id, s.name, ai=s.ai, locale=s.locale)
                      for i, s in enumerate(seats or [SeatRow(0, host_id, host_name)])]
 
         def job(db: sqlite3.Connection) -> int:
@@ -603,8 +613,9 @@ class Store:
                  rematch_of, invited_id, now, now, turn_limit, timeout_policy))
             table_id = cur.lastrowid
             db.executemany(
-                "INSERT INTO seats (table_id, seat, user_id, name, ai) VALUES (?,?,?,?,?)",
-                [(table_id, s.seat, s.user_id, s.name, s.ai) for s in seat_list])
+                "INSERT INTO seats (table_id, seat, user_id, name, ai, locale) "
+                "VALUES (?,?,?,?,?,?)",
+                [(table_id, s.seat, s.user_id, s.name, s.ai, s.locale) for s in seat_list])
             return table_id
 
         table_id = await self.write(job)
@@ -632,9 +643,10 @@ class Store:
 
     async def _seats(self, table_id: int) -> list[SeatRow]:
         rows = await self._fetchall(
-            "SELECT seat, user_id, name, dm_open, ai, ai_played, timed_out FROM seats "
+            "SELECT seat, user_id, name, dm_open, ai, ai_played, timed_out, locale FROM seats "
             "WHERE table_id=? ORDER BY seat", (table_id,))
-        return [SeatRow(s, u, n, bool(d), ai, bool(p), bool(o)) for s, u, n, d, ai, p, o in rows]
+        return [SeatRow(s, u, n, bool(d), ai, bool(p), bool(o), loc)
+                for s, u, n, d, ai, p, o, loc in rows]
 
     async def unfinished_tables(self) -> list[TableRow]:
         """Every lobby and running game with its seats, without game states (those are loaded
@@ -645,11 +657,11 @@ class Store:
         tables = {r[0]: _row_to_table(r) for r in rows}
         seat_rows = await self._fetchall(
             "SELECT s.table_id, s.seat, s.user_id, s.name, s.dm_open, s.ai, s.ai_played, "
-            "s.timed_out FROM seats s JOIN game_tables t ON t.id = s.table_id "
+            "s.timed_out, s.locale FROM seats s JOIN game_tables t ON t.id = s.table_id "
             "WHERE t.status IN ('lobby','playing') ORDER BY s.table_id, s.seat")
-        for table_id, seat, user_id, name, dm_open, ai, played, out in seat_rows:
+        for table_id, seat, user_id, name, dm_open, ai, played, out, loc in seat_rows:
             tables[table_id].seats.append(SeatRow(seat, user_id, name, bool(dm_open), ai,
-                                                  bool(played), bool(out)))
+                                                  bool(played), bool(out), loc))
         return list(tables.values())
 
     async def tables_behind(self) -> list[int]:
@@ -683,10 +695,10 @@ class Store:
         def job(db: sqlite3.Connection) -> None:
             db.execute("DELETE FROM seats WHERE table_id=?", (table_id,))
             db.executemany(
-                "INSERT INTO seats (table_id, seat, user_id, name, dm_open, ai, ai_played) "
-                "VALUES (?,?,?,?,?,?,?)",
-                [(table_id, s.seat, s.user_id, s.name, int(s.dm_open), s.ai, int(s.ai_played))
-                 for s in seats])
+                "INSERT INTO seats (table_id, seat, user_id, name, dm_open, ai, ai_played, locale) "
+                "VALUES (?,?,?,?,?,?,?,?)",
+                [(table_id, s.seat, s.user_id, s.name, int(s.dm_open), s.ai, int(s.ai_played),
+                  s.locale) for s in seats])
             db.execute("UPDATE game_tables SET rev=rev+1, updated_at=? WHERE id=?",
                              (self.clock(), table_id))
 
@@ -842,6 +854,23 @@ class Store:
             if policy is not None:
                 db.execute("UPDATE guild_settings SET timeout_policy=? WHERE guild_id=? AND game=?",
                            (policy, guild_id, game))
+
+        await self.write(job)
+
+    async def guild_language(self, guild_id: int | None) -> str | None:
+        """The language a server chose for public messages (None: its Discord setting)."""
+        rows = await self._fetchall("SELECT locale FROM guild_language WHERE guild_id=?",
+                                    (guild_id,))
+        return rows[0][0] if rows else None
+
+    async def set_guild_language(self, guild_id: int, locale: str | None) -> None:
+        def job(db: sqlite3.Connection) -> None:
+            if locale is None:
+                db.execute("DELETE FROM guild_language WHERE guild_id=?", (guild_id,))
+            else:
+                db.execute("INSERT INTO guild_language (guild_id, locale) VALUES (?,?) "
+                           "ON CONFLICT(guild_id) DO UPDATE SET locale=excluded.locale",
+                           (guild_id, locale))
 
         await self.write(job)
 

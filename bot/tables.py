@@ -241,7 +241,8 @@ class TableService:
             raise TableError("not_lobby" if live.row.status in ("playing", "finished")
                              else "table_closed")
 
-    async def join(self, table_id: int, user_id: int, name: str) -> LiveTable:
+    async def join(self, table_id: int, user_id: int, name: str,
+                   locale: str | None = None) -> LiveTable:
         async with self.lock(table_id):
             live = await self._require(table_id)
             self._require_lobby(live)
@@ -251,7 +252,7 @@ class TableService:
                 raise TableError("invite_only", player=f"<@{live.row.invited_id}>")
             if len(live.row.seats) >= live.cls.max_seats:
                 raise TableError("table_full", max=live.cls.max_seats)
-            seats = [*live.row.seats, SeatRow(len(live.row.seats), user_id, name)]
+            seats = [*live.row.seats, SeatRow(len(live.row.seats), user_id, name, locale=locale)]
             await self.store.set_seats(table_id, seats)
             live.row.seats = seats
             live.row.rev += 1
@@ -272,7 +273,7 @@ class TableService:
                 # AI players alone: nobody left to start the game.
                 await self._close(live, "cancelled")
                 return live
-            seats = [SeatRow(i, s.user_id, s.name, s.dm_open, s.ai)
+            seats = [SeatRow(i, s.user_id, s.name, s.dm_open, s.ai, locale=s.locale)
                      for i, s in enumerate(remaining)]
             await self.store.set_seats(table_id, seats)
             live.row.seats = seats
@@ -310,7 +311,7 @@ class TableService:
             if not 0 <= seat < len(live.row.seats) or live.row.seats[seat].person:
                 raise TableError("stale")
             remaining = [s for s in live.row.seats if s.seat != seat]
-            seats = [SeatRow(i, s.user_id, s.name, s.dm_open, s.ai)
+            seats = [SeatRow(i, s.user_id, s.name, s.dm_open, s.ai, locale=s.locale)
                      for i, s in enumerate(remaining)]
             await self.store.set_seats(table_id, seats)
             live.row.seats = seats

@@ -17,6 +17,12 @@ from bot.ui.translator import command_name, command_text, named_options
 GAME_CHOICES = [app_commands.Choice(name=command_text(f"{key}.name"), value=key) for key in keys()]
 LIMIT_CHOICES = [app_commands.Choice(name=command_text(f"cmd.config.limit.{limit}"), value=limit)
                  for limit in TURN_LIMITS]
+#: each language named in itself, as a player looks for it
+LANGUAGE_NAMES = {"en": "English", "pl": "Polski", "fr": "Français", "de": "Deutsch",
+                  "nl": "Nederlands", "es": "Español", "ru": "Русский", "it": "Italiano"}
+LANGUAGE_CHOICES = [app_commands.Choice(name=name, value=code)
+                    for code, name in LANGUAGE_NAMES.items()] + [
+    app_commands.Choice(name=command_text("cmd.config.language.discord"), value="discord")]
 POLICY_CHOICES = [app_commands.Choice(name=command_text(f"cmd.config.policy.{p}"), value=p)
                   for p in POLICIES]
 
@@ -125,6 +131,26 @@ class General(commands.Cog):
         chosen = await self.bot.store.guild_clock(interaction.guild_id, game)
         await ephemeral(interaction, t("config.saved", locale, game=t(f"{game}.name", locale),
                                        clock=self._clock_text(game, chosen, locale)))
+
+    @config.command(name=command_name("language"),
+                    description=command_text("cmd.config.language.description"))
+    @app_commands.describe(language=command_text("cmd.config.language.option"))
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @named_options
+    async def config_language(self, interaction: discord.Interaction, language: str) -> None:
+        perms = interaction.permissions
+        if interaction.guild_id is None or not (perms and perms.manage_guild):
+            await ephemeral(interaction, t("config.manage_only", interaction.locale))
+            return
+        if language not in (*LANGUAGE_NAMES, "discord"):
+            await ephemeral(interaction, t("error.bad_options", interaction.locale))
+            return
+        chosen = None if language == "discord" else language
+        await self.bot.store.set_guild_language(interaction.guild_id, chosen)
+        shown = str(interaction.guild_locale) if chosen is None else chosen
+        # Said in the language just chosen: what the table will read from now on.
+        await ephemeral(interaction, t("config.language_saved", shown,
+                                       language=LANGUAGE_NAMES.get(chosen or "", shown)))
 
     @config.command(name=command_name("show"), description=command_text("cmd.config.show.description"))
     async def config_show(self, interaction: discord.Interaction) -> None:

@@ -74,6 +74,8 @@ class FakeDiscord:
         self.clicked_at: dict[str, float] = {}
         #: the bot's permissions in the channel, as interactions report them
         self.app_permissions = ALL_PERMISSIONS
+        #: the server's Discord language, as interactions report it
+        self.guild_locale = "en-US"
         #: channel ids where posting and editing are refused (a permission taken away)
         self.forbidden_channels: set[int] = set()
         #: seconds every REST call takes (Discord is not instant; the bench sets it)
@@ -352,7 +354,7 @@ class Harness:
             "member": {"user": user_payload(member.id, member.name), "roles": [],
                        "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False, "mute": False,
                        "permissions": member.permissions, "flags": 0, "nick": None},
-            "locale": member.locale, "guild_locale": "en-US",
+            "locale": member.locale, "guild_locale": self.fake.guild_locale,
             "app_permissions": self.fake.app_permissions, "entitlements": [],
             "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
             "attachment_size_limit": 8 * 1024 * 1024,

@@ -432,10 +432,13 @@ class GameCog(commands.GroupCog):
             return None
         here = channel_id is None or channel_id == interaction.channel_id
         channel_id = interaction.channel_id if channel_id is None else channel_id
-        locale = str(interaction.guild_locale or interaction.locale)
+        locale = await self.public_locale(interaction)
         try:
             if here:
                 self.check_permissions(interaction)
+            if seats is None:
+                seats = [SeatRow(0, interaction.user.id, display_name(interaction.user),
+                                 locale=str(interaction.locale))]
             live = await self.tables.open_lobby(
                 self.game_key, guild_id=interaction.guild_id, channel_id=channel_id,
                 host_id=interaction.user.id, host_name=display_name(interaction.user),
@@ -506,7 +509,7 @@ class GameCog(commands.GroupCog):
 
     async def _join(self, interaction: discord.Interaction, route_: Route) -> None:
         live = await self.tables.join(route_.table, interaction.user.id,
-                                      display_name(interaction.user))
+                                      display_name(interaction.user), str(interaction.locale))
         await self._edit_lobby(interaction, live)
 
     async def _leave(self, interaction: discord.Interaction, route_: Route) -> None:
@@ -518,6 +521,12 @@ class GameCog(commands.GroupCog):
         live = await self.tables.cancel(route_.table, interaction.user.id,
                                         can_manage=bool(perms and perms.manage_guild))
         await self._edit_lobby(interaction, live)
+
+    async def public_locale(self, interaction: discord.Interaction) -> str:
+        """The language of a new table's public messages and pictures: the server's choice
+        (``/config language``), else the server's Discord language."""
+        chosen = await self.bot.store.guild_language(interaction.guild_id)
+        return chosen or str(interaction.guild_locale or interaction.locale)
 
     async def _add_ai(self, interaction: discord.Interaction, route_: Route) -> None:
         level = selected(interaction)
@@ -582,8 +591,9 @@ class GameCog(commands.GroupCog):
             return
         cls = game_class(self.game_key)
         count = max(cls.min_seats, min(cls.max_seats, players or cls.min_seats))
-        locale = str(interaction.guild_locale or interaction.locale)
-        seats = [SeatRow(0, interaction.user.id, display_name(interaction.user))]
+        locale = await self.public_locale(interaction)
+        seats = [SeatRow(0, interaction.user.id, display_name(interaction.user),
+                         locale=str(interaction.locale))]
         seats += [SeatRow(i, -i, ai_name(level, locale), ai=level) for i in range(1, count)]
         live = await self.open_lobby(interaction, options, seats=seats)
         if live is None:
@@ -680,6 +690,8 @@ class GameCog(commands.GroupCog):
         elif kind == "dm":
             seat = int(payload["seat"])
             game = self.game(live)
+            # A DM is read by its player alone: in their language when the bot knows it.
+            locale = live.row.seats[seat].locale or locale
             if payload.get("hand"):
                 text = self.private_text(live, seat, game.private_view(seat), locale)
             else:
@@ -715,7 +727,8 @@ class GameCog(commands.GroupCog):
                 await self.post(live, t(f"clock.remind.{int(payload['stage'])}", locale,
                                         player=person, when=when), mentions=True)
             else:
-                text = t("clock.remind_dm", locale, game=t(f"{self.game_key}.name", locale),
+                mine = live.row.seats[seat].locale or locale
+                text = t("clock.remind_dm", mine, game=t(f"{self.game_key}.name", mine),
                          table=live.id, when=when, link=self.board_link(live))
                 try:
                     dm = await self.bot.create_dm(discord.Object(live.user_of(seat)))
@@ -957,8 +970,8 @@ class GameCog(commands.GroupCog):
             raise TableError("rematch_unfinished")
         self.seat_or_raise(live, interaction.user.id)
         # Same players in the same seats; whoever asked for the rematch hosts it.
-        seats = [SeatRow(s.seat, s.user_id, s.name, ai=None if s.person else s.ai)
-                 for s in live.row.seats]
+        seats = [SeatRow(s.seat, s.user_id, s.name, ai=None if s.person else s.ai,
+                         locale=s.locale) for s in live.row.seats]
         await self.open_lobby(interaction, live.row.options, seats=seats, rematch_of=live.id,
                               channel_id=live.row.channel_id,
                               clock=(live.row.turn_limit, live.row.timeout_policy))
