@@ -19,6 +19,8 @@ from .fonts import ellipsize, font
 from .png import to_png
 
 CELL = 76
+#: a piece's radius plus its rim, in cells: where an arrow's head stops
+PIECE_RIM = 0.44
 EDGE = 34  # width of the coordinate frame around the squares
 TOP = 66  # status bar: whose turn it is
 BOTTOM = 40  # footer: last turn, options, draw offer
@@ -365,25 +367,8 @@ def _compose(view: dict[str, Any], names: Sequence[str], locale: str = "en") -> 
         _mark(draw, move.get("from", ""), MARK_FROM, 3)
         _mark(draw, move.get("to", ""), MARK_TO, 3)
 
-    for name, stone in (view.get("board") or {}).items():
-        box = _square_box(name)
-        seat = stone.get("seat")
-        if box and seat in (0, 1):
-            sprite = _stone(seat, bool(stone.get("character")))
-            img.paste(sprite, box[:2], sprite)
-
-    result = view.get("result") or {}
-    if result.get("reason") == "barrier":
-        details = result.get("details") or {}
-        for name in details.get("barrier", []):
-            _mark(draw, name, BARRIER_RING, 1)
-        for name in details.get("touching", []):
-            box = _square_box(name)
-            if box:
-                draw.ellipse([box[0] + 4, box[1] + 4, box[2] - 4, box[3] - 4],
-                             outline=BARRIER_RING, width=4)
-
     arrows = [(m, False) for m in last] + [(m, True) for m in current]
+    board = view.get("board") or {}
     if arrows:
         overlay = Image.new("RGBA", (BOARD_PX, BOARD_PX), (0, 0, 0, 0))
         odraw = ImageDraw.Draw(overlay)
@@ -401,16 +386,41 @@ def _compose(view: dict[str, Any], names: Sequence[str], locale: str = "en") -> 
             # less so that a shaft stays visible behind the head.
             short = math.hypot(b[0] - a[0], b[1] - a[1]) < CELL * 1.5
             start_trim = (0.12 if short else 0.30) if jump else 0.0
+            # The head stops at the rim of a piece standing on the destination.
+            end_trim = PIECE_RIM if move["to"] in board else (0.24 if short else 0.30)
             _arrow(odraw, a, b, colour + (225,), 8 if jump else 9, jump,
-                   CELL * start_trim, CELL * (0.24 if short else 0.30))
+                   CELL * start_trim, CELL * end_trim)
         box = overlay.getbbox()
         if box:
             # Pasting only the arrows' bounding box keeps the alpha blend small.
             part = overlay.crop(box)
             img.paste(part, (ORIGIN[0] + box[0], ORIGIN[1] + box[1]), part)
 
+    # Pieces go over the arrows: no stone or character is ever hidden by one.
+    _paste_pieces(img, view)
+    draw = ImageDraw.Draw(img)
+    result = view.get("result") or {}
+    if result.get("reason") == "barrier":
+        details = result.get("details") or {}
+        for name in details.get("barrier", []):
+            _mark(draw, name, BARRIER_RING, 1)
+        for name in details.get("touching", []):
+            box = _square_box(name)
+            if box:
+                draw.ellipse([box[0] + 4, box[1] + 4, box[2] - 4, box[3] - 4],
+                             outline=BARRIER_RING, width=4)
+
     _draw_bars(img, view, names, locale)
     return img
+
+
+def _paste_pieces(img: Image.Image, view: dict[str, Any]) -> None:
+    for name, stone in (view.get("board") or {}).items():
+        box = _square_box(name)
+        seat = stone.get("seat")
+        if box and seat in (0, 1):
+            sprite = _stone(seat, bool(stone.get("character")))
+            img.paste(sprite, box[:2], sprite)
 
 
 def _sample_view(side: str, to_move: int | None, winner: int | None) -> dict[str, Any]:

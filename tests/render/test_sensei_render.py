@@ -141,3 +141,29 @@ def test_every_option_value_has_an_english_word():
                if spec.name in ("version", "setup", "board") for value in spec.choices
                if f"render.sensei.{spec.name}.{value}" not in english]
     assert not missing
+
+
+def test_arrows_never_hide_a_stone_or_the_character():
+    """Storm side, Arashi: a1-a6 a6-a4 *d1-a4 ends with every arrow on a4, where the character
+    now stands on a stone. Every occupied square looks exactly as it does without arrows."""
+    from bot.games.sensei import Sensei
+    from bot.games.sensei.notation import parse_turn
+    from render.sensei import CELL, _compose, _square_box
+
+    game = Sensei.new(2, {"version": "arashi", "setup": "standard", "board": "storm",
+                          "first": "green"}, 1)
+    for action in parse_turn("a1-a6 a6-a4 *d1-a4"):
+        game.apply(0, action)
+    view = game.public_view()
+    bare = dict(view, last_turn=None, current_turn=dict(view["current_turn"], actions=[]))
+    with_arrows = _compose(view, ["Ana", "Ben"]).convert("RGB")
+    without = _compose(bare, ["Ana", "Ben"]).convert("RGB")
+    assert with_arrows.tobytes() != without.tobytes()  # the arrows are drawn
+    radius = CELL * 0.36
+    for name in view["board"]:
+        left, top, right, bottom = _square_box(name)
+        cx, cy = (left + right) / 2, (top + bottom) / 2
+        for x in range(int(cx - radius), int(cx + radius) + 1, 2):
+            for y in range(int(cy - radius), int(cy + radius) + 1, 2):
+                if (x - cx) ** 2 + (y - cy) ** 2 <= radius ** 2:
+                    assert with_arrows.getpixel((x, y)) == without.getpixel((x, y)), (name, x, y)
