@@ -94,6 +94,11 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
             if game.to_move != seat:
                 raise TableError("not_your_turn")
             actions = parse_turn(notation)
+            if game.current:
+                # A typed turn is a whole turn: it does not silently continue one begun with
+                # the buttons.
+                raise IllegalAction("turn_started", "this turn was begun with the buttons",
+                                    done=format_turn(game.current))
             version = live.row.version
             # Tried on a copy first so the refusal can name the first illegal action.
             events = check_turn(game, seat, actions)

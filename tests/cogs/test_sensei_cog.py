@@ -285,15 +285,22 @@ async def test_illegal_typed_turn_names_the_first_illegal_action_and_changes_not
     assert len(log_lines(h, table)) == lines and board_edits(h, table) == edits
 
 
-async def test_typed_turn_finishes_a_turn_started_with_buttons(harness, players):
+async def test_typed_turn_does_not_silently_continue_a_turn_begun_with_buttons(harness, players):
     h = harness
     ana = players[0]
     table = await sensei_table(h, players)
     step = await open_move_menu(h, table, ana)
     await ui_action(h, step, ana, stone("b1", "b3"))
-    await h.command(ana, "sensei", "move", channel_id=table.thread, notation="*d1-b3 f1-f2")
+    before = await snapshot(h, table)
+    token = await h.command(ana, "sensei", "move", channel_id=table.thread,
+                            notation="*d1-b3 f1-f2")
+    assert "You already began this turn with the buttons (`b1-b3`)" in h.reply_text(token)
+    assert await snapshot(h, table) == before
+    # Undone, the whole turn can be typed.
+    await h.bot.tables.act(table.id, ana.id, {"type": "undo"})
+    await h.command(ana, "sensei", "move", channel_id=table.thread, notation="b1-b3 *d1-b3 f1-f2")
     live = await live_of(h, table)
-    assert live.game.to_move == 1 and live.row.version == 3  # the 3rd action ended the turn
+    assert live.game.to_move == 1
     assert any(line.startswith("Turn 1 · Ana: b1-b3 *d1-b3 f1-f2") for line in log_lines(h, table))
 
 
