@@ -158,8 +158,18 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
                      if holder == me else
                      t("narabi.card.of", locale, player=live.row.seats[holder].name,
                        stone=self.stone_of(game, card_id, locale)))
-            options.append(discord.SelectOption(label=label[:100], value=str(card_id)))
+            # Two stones can look alike: the place in the row tells every choice apart.
+            options.append(discord.SelectOption(label=label[:100], value=str(card_id),
+                                                description=self.place(game, card_id, locale)))
         return options
+
+    @staticmethod
+    def place(game: Narabi, card_id: int, locale: str) -> str:
+        for row in game.rows:
+            if card_id in row:
+                return t("narabi.card.place", locale, place=row.index(card_id) + 1,
+                         count=len(row))
+        return ""
 
     @staticmethod
     def _owners(game: Narabi) -> dict[int, int]:
@@ -174,8 +184,9 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         options = []
         for card in mine:
             note = "" if card["id"] in playable else " " + t("narabi.card.no_target", locale)
+            label = f"{self.stone(card, locale)} · {self.place(game, card['id'], locale)}{note}"
             options.append(discord.SelectOption(
-                label=(self.stone(card, locale) + note)[:100], value=str(card["id"]),
+                label=label[:100], value=str(card["id"]),
                 description=self.condition(card["condition"], locale)[:100]))
         await self.show_step(interaction, t("narabi.switch.pick", locale), view_of(
             select(self.cid(live.id, "pick", live.row.version), options,

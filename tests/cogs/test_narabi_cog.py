@@ -9,7 +9,7 @@ import re
 import pytest
 
 from bot.i18n import catalogs
-from bot.testing.fake_discord import components_of, find_component
+from bot.testing.fake_discord import CHANNEL_ID, components_of, find_component
 from tests.helpers import board, ephemeral_reply, narabi_switch, open_lobby, start_table
 
 CONDITION_TEXTS = {k: v for k, v in catalogs()["en"].items() if k.startswith("narabi.condition.")}
@@ -206,3 +206,26 @@ async def test_no_condition_reaches_a_public_surface(harness, players, caplog, s
     assert live.game.result() is not None
     # once over, the reveal is public on purpose
     assert _contains_condition_key(render_inputs[-1])
+
+
+async def test_no_two_choices_read_the_same(harness, players):
+    """Two stones can look alike (two blanks of one colour): every entry of every card menu
+    also names its place in the row, so no two entries read the same."""
+    h = harness
+    for i in range(3):
+        table = await start_table(h, "narabi", players[:5], channel=CHANNEL_ID + i)
+        live = await h.bot.tables.get(table.id)
+        mover = table.players[live.game.to_move]
+        b = board(h, table)
+        token = await h.click(mover, b, find_component(b, "switch")["custom_id"])
+        step = ephemeral_reply(h, token)
+        pick = find_component(step, "pick")
+        shown = [(o["label"], o.get("description")) for o in pick["options"]]
+        assert len(set(shown)) == len(shown) and all("place" in label for label, _ in shown)
+        playable = live.game.legal_actions(live.game.to_move)[0]["card"]
+        await h.click(mover, step, pick["custom_id"], values=[str(playable)])
+        step = h.fake.messages[int(step["id"])]
+        targets = find_component(step, "target")["options"]
+        shown = [(o["label"], o.get("description")) for o in targets]
+        assert len(set(shown)) == len(shown)
+        assert all(description.startswith("place ") for _, description in shown)
