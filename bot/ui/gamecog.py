@@ -816,7 +816,7 @@ class GameCog(commands.GroupCog):
                             style=discord.ButtonStyle.danger))
         seats = live.row.seats
         if any(s.person and s.ai is not None for s in seats):
-            items.append(button(self.cid(tid, "back"), t("button.back", locale), emoji="👋",
+            items.append(button(self.cid(tid, "back"), t("button.im_back", locale), emoji="👋",
                                 style=discord.ButtonStyle.success))
         if self.absent_vote_open(live):
             items.append(button(self.cid(tid, "absent"), t("button.absent", locale), emoji="🗳️"))
