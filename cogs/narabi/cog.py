@@ -124,6 +124,9 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         if "seat" in details:
             params["player"] = self.name(live, details["seat"])
         lines = [t(f"narabi.end.{result['reason']}", locale, **params)]
+        if result["reason"] not in ("solved", "out_of_turns"):
+            # Those two say how many switches it took; every other end says it here.
+            lines.append(t("narabi.end.summary", locale, **params))
         lines.append(t("narabi.reveal.title", locale))
         for seat, row in enumerate(view["rows"]):
             cards = " · ".join(

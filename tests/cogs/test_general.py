@@ -23,6 +23,9 @@ async def test_an_abandoned_game_reads_as_abandoned_and_a_member_without_games_i
     token = await h.click(players[0], b, find_component(b, "resign")["custom_id"])
     step = ephemeral_reply(h, token)
     await h.click(players[0], step, find_component(step, "resign_ok")["custom_id"])
+    final = board(h, table)["embeds"][0]["description"]
+    assert "The table was abandoned by Ana." in final
+    assert "0 of 24 switches used · rating: " in final  # every end gives turns and rating
     token = await h.command(players[1], "history")
     line = h.reply_text(token).splitlines()[1]
     assert line.endswith("— abandoned") and "lost together" not in line
