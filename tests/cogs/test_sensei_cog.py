@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import random
 from pathlib import Path
 from typing import Any
@@ -38,8 +39,12 @@ async def snapshot(h, table: Table) -> tuple[str, int]:
     return json.dumps(live.game.to_json(), sort_keys=True), live.row.version
 
 
+JUMP = re.compile(r" · \[↑ board\]\(https://discord\.com/channels/\d+/(\d+)/(\d+)\)$")
+
+
 def log_lines(h, table: Table) -> list[str]:
-    return [m["content"] for m in h.fake.channel_messages(table.thread)
+    """The thread's lines, without the link to the board that ends each turn line."""
+    return [JUMP.sub("", m["content"]) for m in h.fake.channel_messages(table.thread)
             if m["content"] and not m["attachments"] and not m["flags"] & 64]
 
 
@@ -200,6 +205,12 @@ async def test_a_whole_turn_built_with_components(harness, players):
     assert view["characters"][0] == "e2" and view["board"]["c5"]["seat"] == 0
     turn_lines = [line for line in log_lines(h, table) if "c1-c5" in line]
     assert turn_lines == [f"Turn 1 · Ana: c1-c5 e1-e2 *d1-e2 Next: {ben.mention}."]
+    # The turn line ends with a link to the board, wherever it has scrolled.
+    raw = next(m["content"] for m in h.fake.channel_messages(table.thread)
+               if m["content"] and "c1-c5" in m["content"] and not m["flags"] & 64)
+    link = JUMP.search(raw)
+    assert link, raw
+    assert (int(link[1]), int(link[2])) == (table.thread, int(board(h, table)["id"]))
     description = board(h, table)["embeds"][0]["description"]
     assert "Turn 2" in description and ben.mention in description and "red" in description
 
