@@ -119,3 +119,53 @@ def test_plural_rules_follow_cldr():
     assert plural_rule("ru")(5) == "many" and plural_rule("ru")(21) == "one"
     assert plural_rule("pl")(22) == "few" and plural_rule("pl")(25) == "many"
     assert plural_rule("fr")(0) == "one" and plural_rule("fr")(2) == "other"
+
+
+@pytest.mark.parametrize("language", ["en", *PRESENT])
+def test_translated_command_names_stay_unique_where_discord_requires(language):
+    """Discord refuses a command sync where two subcommands of a group, or two options of a
+    command, share a name in some language: check every level of the real command tree."""
+    import asyncio
+
+    from discord import app_commands
+
+    from bot.config import Settings
+    from bot.store import Store
+    from bot.client import TabletopBot
+    from bot.testing.fake_discord import Harness
+
+    book = catalogs()[language]
+
+    def local(name: str) -> str:
+        return book.get(f"cmd.name.{name}", name)
+
+    async def tree_names(tmp: str) -> list[tuple[str, list[str]]]:
+        from pathlib import Path
+
+        store = await Store.open(Path(tmp) / "t.sqlite3")
+        bot = TabletopBot(Settings("", Path(tmp) / "t.sqlite3", None, "INFO"), store)
+        h = await Harness.start(bot)
+        try:
+            levels = [("/", [c.name for c in bot.tree.get_commands()])]
+            stack = list(bot.tree.get_commands())
+            while stack:
+                command = stack.pop()
+                if isinstance(command, app_commands.Group):
+                    levels.append((command.name, [c.name for c in command.commands]))
+                    stack.extend(command.commands)
+                else:
+                    levels.append((command.qualified_name,
+                                   [p.name for p in command.parameters]))
+            return levels
+        finally:
+            await h.bot.close()
+
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        levels = asyncio.run(tree_names(tmp))
+    assert any("version" in names and "ai" in names for _, names in levels)  # sensei start
+    assert any("language" in names and "clock" in names for _, names in levels)  # /config
+    for where, names in levels:
+        shown = [local(n) for n in names]
+        assert len(set(shown)) == len(shown), (language, where, shown)
