@@ -21,6 +21,8 @@ from typing import Any, Callable, Iterable
 
 import aiosqlite
 
+from . import ratings
+
 from .config import ConfigError
 
 log = logging.getLogger(__name__)
@@ -176,6 +178,28 @@ MIGRATIONS: tuple[str, ...] = (
         locale   TEXT NOT NULL
     );
     ALTER TABLE seats ADD COLUMN locale TEXT;
+    """,
+    # Ratings per server and game (OpenSkill μ and σ), and each rated game's changes.
+    """
+    CREATE TABLE ratings (
+        guild_id   INTEGER,
+        game       TEXT    NOT NULL,
+        user_id    INTEGER NOT NULL,
+        mu         REAL    NOT NULL,
+        sigma      REAL    NOT NULL,
+        games      INTEGER NOT NULL,
+        updated_at REAL    NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    );
+    CREATE INDEX ratings_board ON ratings(guild_id, game, mu);
+    CREATE TABLE rating_changes (
+        table_id INTEGER NOT NULL REFERENCES results(table_id) ON DELETE CASCADE,
+        user_id  INTEGER NOT NULL,
+        before   REAL    NOT NULL,
+        after    REAL    NOT NULL,
+        PRIMARY KEY (table_id, user_id)
+    );
+    ALTER TABLE results ADD COLUMN unrated TEXT;
     """,
 )
 
@@ -934,7 +958,8 @@ class Store:
                              outbox: list[tuple[str, dict[str, Any]]] = (),
                              ai_seat: int | None = None,
                              clock: tuple[float | None, int | None] | None = None,
-                             timed_out_seat: int | None = None) -> None:
+                             timed_out_seat: int | None = None,
+                             cooperative: bool = False) -> None:
         """Append accepted actions (seat, action), the state they produced and the messages
         that announce them, in one transaction. ``table.version`` is the number of the last
         action; the write is refused (StaleWrite) unless the stored table is still at the
@@ -978,6 +1003,8 @@ class Store:
                 db.execute("UPDATE game_tables SET deadline=NULL WHERE id=?", (table.id,))
             if result is not None:
                 self._insert_result(db, table, result, outcomes or [], now)
+                # In the same transaction as the end: a game is rated once, or never.
+                self._rate(db, table, result, cooperative, now)
                 db.execute("DELETE FROM actions WHERE table_id=?", (table.id,))
                 db.execute("DELETE FROM questions WHERE table_id=?", (table.id,))
             self._queue_outbox(db, table.id, outbox, now)
@@ -1002,6 +1029,62 @@ class Store:
             "SELECT ?,?,?,?,?, coalesce((SELECT timed_out FROM seats WHERE table_id=? AND seat=?), 0)",
             [(table.id, seat, uid, outcome, int(ai), table.id, seat)
              for seat, uid, outcome, ai in outcomes])
+
+    def _rate(self, db: sqlite3.Connection, table: TableRow, result: dict[str, Any],
+              cooperative: bool, now: float) -> None:
+        seats = [{"seat": r[0], "user_id": r[1], "ai": r[2], "ai_played": r[3], "timed_out": r[4]}
+                 for r in db.execute("SELECT seat, user_id, ai, ai_played, timed_out FROM seats "
+                                     "WHERE table_id=? ORDER BY seat", (table.id,))]
+        people = {s["user_id"] for s in seats}
+        same_today = 0
+        for (other,) in db.execute(
+                "SELECT table_id FROM results WHERE guild_id IS ? AND game=? AND unrated IS NULL "
+                "AND finished_at > ? AND table_id != ?",
+                (table.guild_id, table.game, now - ratings.DAY, table.id)).fetchall():
+            users = {u for (u,) in db.execute(
+                "SELECT user_id FROM result_seats WHERE table_id=?", (other,))}
+            same_today += users == people
+        why = ratings.unrated_reason(cooperative=cooperative, result=result, seats=seats,
+                                     same_players_today=same_today)
+        if why is not None:
+            db.execute("UPDATE results SET unrated=? WHERE table_id=?", (why, table.id))
+            return
+        before = []
+        for s in seats:
+            row = db.execute("SELECT mu, sigma, games FROM ratings WHERE guild_id IS ? AND game=? "
+                             "AND user_id=?", (table.guild_id, table.game, s["user_id"])).fetchone()
+            before.append(ratings.Rating(*row) if row else ratings.new_rating())
+        after = ratings.rate(before, ratings.ranks(result, len(seats)))
+        for s, old, new in zip(seats, before, after):
+            db.execute("DELETE FROM ratings WHERE guild_id IS ? AND game=? AND user_id=?",
+                       (table.guild_id, table.game, s["user_id"]))
+            db.execute("INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, "
+                       "updated_at) VALUES (?,?,?,?,?,?,?)",
+                       (table.guild_id, table.game, s["user_id"], new.mu, new.sigma, new.games,
+                        now))
+            db.execute("INSERT INTO rating_changes (table_id, user_id, before, after) "
+                       "VALUES (?,?,?,?)", (table.id, s["user_id"], old.shown, new.shown))
+
+    async def rating_of(self, guild_id: int | None, game: str,
+                        user_id: int) -> tuple["ratings.Rating", int, int] | None:
+        """A player's rating, their place and how many are rated, or None if unrated."""
+        rows = await self._fetchall("SELECT user_id, mu, sigma, games FROM ratings "
+                                    "WHERE guild_id IS ? AND game=?", (guild_id, game))
+        board = sorted(((ratings.Rating(mu, sigma, games), uid) for uid, mu, sigma, games in rows),
+                       key=lambda item: -item[0].shown)
+        for place, (rating, uid) in enumerate(board, start=1):
+            if uid == user_id:
+                return rating, place, len(board)
+        return None
+
+    async def leaderboard(self, guild_id: int | None, game: str, offset: int = 0,
+                          limit: int = 10) -> tuple[list[tuple[int, "ratings.Rating"]], int]:
+        """One page of a game's ratings in a server, best first, and how many are rated."""
+        rows = await self._fetchall("SELECT user_id, mu, sigma, games FROM ratings "
+                                    "WHERE guild_id IS ? AND game=?", (guild_id, game))
+        board = sorted(((uid, ratings.Rating(mu, sigma, games)) for uid, mu, sigma, games in rows),
+                       key=lambda item: -item[1].shown)
+        return board[offset:offset + limit], len(board)
 
     async def actions(self, table_id: int) -> list[tuple[int, dict[str, Any]]]:
         """The whole action log: packed for a finished game, one row per action otherwise."""

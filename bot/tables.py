@@ -474,7 +474,8 @@ class TableService:
                 dataclasses.replace(row, version=version), user_id=user_id, actions=[(seat, a) for a in applied],
                 state=game.to_json(), result=None if result is None else result.to_json(),
                 outcomes=None if result is None else outcomes_for(result, row.seats, ai_seat),
-                outbox=outbox, ai_seat=ai_seat, clock=clock, timed_out_seat=seat if timed_out else None)
+                outbox=outbox, ai_seat=ai_seat, clock=clock,
+                timed_out_seat=seat if timed_out else None, cooperative=live.cls.cooperative)
         except BaseException as exc:
             # The in-memory game already moved on; drop it so the stored truth is reloaded.
             self._cache.pop(table_id, None)

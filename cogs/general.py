@@ -56,6 +56,13 @@ class General(commands.Cog):
         for game, row in sorted(mine.items()):
             lines.append(t("stats.member", locale, member=who.mention,
                            game=t(f"{game}.name", locale), **row))
+        for game in keys():
+            rated = await self.bot.store.rating_of(interaction.guild_id, game, who.id)
+            if rated is not None:
+                rating, place, count = rated
+                lines.append(t("stats.rating", locale, member=who.mention,
+                               game=t(f"{game}.name", locale), rating=f"{rating.shown:.1f}",
+                               place=place, count=count))
         if not server:
             lines.append(t("stats.none", locale))
         elif not mine:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import TYPE_CHECKING, Awaitable
 
 import discord
@@ -42,10 +43,15 @@ async def _last_word(interaction: discord.Interaction, text: str) -> None:
 class Router:
     def __init__(self, tables: "TableService") -> None:
         self._cogs: dict[str, GameCog] = {}
+        self.other_routes: list[re.Pattern[str]] = []
         self._tables = tables
 
     def register(self, cog: "GameCog") -> None:
         self._cogs[cog.game_key] = cog
+
+    def accept(self, pattern: "re.Pattern[str]") -> None:
+        """Custom ids another dynamic item answers (not ``<game>:<table>:<verb>``)."""
+        self.other_routes.append(pattern)
 
     def cog(self, game_key: str) -> "GameCog | None":
         return self._cogs.get(game_key)
@@ -81,5 +87,8 @@ class Router:
             custom_id = ""
         if Route.parse(custom_id) is not None and message_has_component(interaction, custom_id):
             return
+        if any(p.fullmatch(custom_id) for p in self.other_routes) \
+                and message_has_component(interaction, custom_id):
+            return  # a cog's own dynamic item (e.g. leaderboard pages) takes it
         log.info("unroutable component %r from user %s", custom_id[:100], interaction.user.id)
         await ephemeral(interaction, t("error.unknown_button", interaction.locale))
