@@ -279,7 +279,8 @@ def render(view: dict[str, Any], names: list[str], locale: str = "en") -> bytes:
                                         x + CARD_W / 2 + 8, y + CARD_H / 2 + 8),
                                        RADIUS + 8, fill=ACTIVE)
             label = None
-            if finished and card.get("condition"):
+            # Conditions show once the game is over (a replay of it says so with "reveal").
+            if (finished or view.get("reveal")) and card.get("condition"):
                 label = _word("condition", str(card["condition"]), locale,
                               str(card["condition"]))
             face = _card(card.get("number"), card.get("colour", "white"), label)

@@ -202,6 +202,7 @@ class GameCog(commands.GroupCog):
                 "join": self._join, "leave": self._leave, "start": self._start,
                 "cancel": self._cancel, "mine": self._mine, "resign": self._resign_ask,
                 "resign_ok": self._resign_confirm, "rematch": self._rematch,
+                "replay": self._replay,
                 "addai": self._add_ai, "rmai": self._remove_ai,
                 "clock": self._set_clock, "policy": self._set_policy,
                 "back": self._come_back, "absent": self._vote_absent,
@@ -811,7 +812,9 @@ class GameCog(commands.GroupCog):
         tid = live.id
         if live.row.status == "finished":
             return view_of(button(self.cid(tid, "rematch"), t("button.rematch", locale),
-                                  style=discord.ButtonStyle.primary, emoji="🔁"))
+                                  style=discord.ButtonStyle.primary, emoji="🔁"),
+                           button(self.cid(tid, "replay", 0, 9), t("button.replay", locale),
+                                  emoji="🎞️"))
         items = list(self.game_components(live, locale))
         if self.private_button:
             items.append(button(self.cid(tid, "mine"), t(self.private_button, locale), emoji="🔒"))
@@ -966,6 +969,62 @@ class GameCog(commands.GroupCog):
             return
         await update_message(interaction, content=t("resign.done", interaction.locale), view=None)
         await self.publish(outcome)
+
+    # == replays ===========================================================================
+
+    def replay_view(self, game: Game, final: Game) -> dict[str, Any]:
+        """What a replay shows at one step (a game may reveal what the end revealed)."""
+        return game.public_view()
+
+    async def _replay(self, interaction: discord.Interaction, route_: Route) -> None:
+        """A private viewer stepping through a finished game, rebuilt from its seed and log."""
+        live = await self.tables.with_game(route_.table)
+        if live is None or live.row.game != self.game_key:
+            raise TableError("no_table")
+        if live.row.status != "finished" or live.game is None or live.row.seed is None:
+            raise TableError("replay_unfinished")
+        try:
+            wanted = int(route_.args()[0])
+        except (IndexError, ValueError):
+            wanted = 0
+        await self.show_replay(interaction, live, wanted)
+
+    async def show_replay(self, interaction: discord.Interaction, live: LiveTable,
+                          wanted: int) -> None:
+        locale = str(interaction.locale)
+        log_rows = await self.bot.store.actions(live.id)
+        total = len(log_rows)
+        step = max(0, min(wanted, total))
+        seats, options, seed = len(live.row.seats), live.row.options, live.row.seed
+        game = live.cls.replay(seats, options, seed, log_rows[:max(0, step - 1)])
+        line = t("replay.start", locale)
+        if step:
+            seat, action = log_rows[step - 1]
+            events = game.apply(seat, dict(action))
+            line = self.describe(Outcome(live, seat, dict(action), events, None), locale) \
+                or t("replay.move", locale, player=self.name(live, seat))
+        view = self.replay_view(game, live.game)  # type: ignore[arg-type]
+        png = await asyncio.get_running_loop().run_in_executor(
+            None, self.render, view, live.names(), live.row.locale)
+        text = t("replay.title", locale, game=t(f"{self.game_key}.name", locale), table=live.id,
+                 step=step, total=total) + "\n" + line
+        tid = live.id
+        # Four buttons, four custom ids: the second number only keeps them apart.
+        controls = view_of(
+            button(self.cid(tid, "replay", 0, 0), "", emoji="⏮", disabled=step == 0),
+            button(self.cid(tid, "replay", max(step - 1, 0), 1), "", emoji="◀", disabled=step == 0),
+            button(self.cid(tid, "replay", min(step + 1, total), 2), "", emoji="▶",
+                   disabled=step >= total),
+            button(self.cid(tid, "replay", total, 3), "", emoji="⏭", disabled=step >= total))
+        picture = discord.File(io.BytesIO(png), filename=BOARD_FILE)
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            await update_message(interaction, content=clip(text, CONTENT), view=controls,
+                                 attachments=[picture], allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.response.send_message(clip(text, CONTENT), view=controls,
+                                                    file=picture, ephemeral=True,
+                                                    allowed_mentions=NO_MENTIONS)
 
     async def _rematch(self, interaction: discord.Interaction, route_: Route) -> None:
         live = await self.live_of(route_)

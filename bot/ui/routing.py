@@ -90,8 +90,9 @@ class Routed(ui.DynamicItem[ui.Item], template=ROUTE):
 
 def button(custom_id: str, label: str, *, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
            emoji: str | None = None, disabled: bool = False, row: int | None = None) -> Routed:
-    return Routed(ui.Button(custom_id=custom_id, label=clip(label, BUTTON_LABEL), style=style, emoji=emoji,
-                            disabled=disabled, row=row))
+    # An emoji-only button has no label at all (Discord refuses an empty one).
+    return Routed(ui.Button(custom_id=custom_id, label=clip(label, BUTTON_LABEL) if label else None,
+                            style=style, emoji=emoji, disabled=disabled, row=row))
 
 
 def select(custom_id: str, options: list[discord.SelectOption], *, placeholder: str,

@@ -349,6 +349,17 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
                              allowed_mentions=NO_MENTIONS)
         self.bot.autoplayer.poke(live.id)  # an AI teammate may be waiting for this answer
 
+    # -- replays ------------------------------------------------------------------------------
+
+    def replay_view(self, game: Narabi, final: Narabi) -> dict[str, Any]:  # type: ignore[override]
+        """Every step of a replay shows the conditions face up: the end revealed them all."""
+        view = game.public_view()
+        revealed = {c["id"]: c.get("condition") for row in final.public_view()["rows"] for c in row}
+        view["rows"] = [[dict(c, condition=revealed.get(c["id"]) or c.get("condition"))
+                         for c in row] for row in view["rows"]]
+        view["reveal"] = True
+        return view
+
     # -- AI teammates ------------------------------------------------------------------------
 
     async def ai_prepare(self, live: LiveTable, seat: int, level: str, view: dict[str, Any],

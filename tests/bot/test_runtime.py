@@ -237,7 +237,7 @@ async def test_full_game_results_rebuild_and_rematch(harness, players):
     assert history and history[0]["table_id"] == table.id
     assert history[0]["result"] == rebuilt.result().to_json()
     final = board(h, table)
-    assert custom_ids(final) == [f"narabi:{table.id}:rematch"]
+    assert custom_ids(final) == [f"narabi:{table.id}:rematch", f"narabi:{table.id}:replay:0.9"]
     await h.click(players[2], final, f"narabi:{table.id}:rematch")
     lobby = h.fake.channel_messages(CHANNEL_ID)[-1]
     new_id = int(find_component(lobby, "start")["custom_id"].split(":")[1])

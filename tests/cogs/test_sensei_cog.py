@@ -381,7 +381,7 @@ async def test_a_game_played_to_the_end_rebuilds_and_offers_a_rematch(harness, p
     rebuilt = await h.bot.tables.rebuild(table.id)
     assert rebuilt.to_json() == await final_state(h, table.id)
     final = board(h, table)
-    assert custom_ids(final) == [f"sensei:{table.id}:rematch"]
+    assert custom_ids(final) == [f"sensei:{table.id}:rematch", f"sensei:{table.id}:replay:0.9"]
     winner = table.players[(await final_state(h, table.id))["result"]["winners"][0]].name
     assert "reached the far rank" in final["embeds"][0]["description"]
     assert winner in final["embeds"][0]["description"]

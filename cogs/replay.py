@@ -1,0 +1,41 @@
+"""/replay: watch any finished game of this server again, move by move, privately."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.ui.replies import ephemeral
+from bot.ui.translator import command_name, command_text, named_options
+
+if TYPE_CHECKING:
+    from bot.client import TabletopBot
+
+
+class Replay(commands.Cog):
+    def __init__(self, bot: "TabletopBot") -> None:
+        self.bot = bot
+
+    @app_commands.command(name=command_name("replay"),
+                          description=command_text("cmd.replay.description"))
+    @app_commands.describe(game_id=command_text("cmd.replay.game_id"))
+    @app_commands.guild_only()
+    @named_options
+    async def replay(self, interaction: discord.Interaction,
+                     game_id: app_commands.Range[int, 1, 10**17]) -> None:
+        live = await self.bot.tables.with_game(game_id)
+        if live is None or live.row.guild_id != interaction.guild_id:
+            await ephemeral(interaction, t("error.no_table", interaction.locale))
+            return
+        cog = self.bot.router.cog(live.row.game)
+        if cog is None or live.row.status != "finished" or live.game is None:
+            await ephemeral(interaction, t("error.replay_unfinished", interaction.locale))
+            return
+        await cog.show_replay(interaction, live, 0)
+
+
+async def setup(bot: "TabletopBot") -> None:
+    await bot.add_cog(Replay(bot))

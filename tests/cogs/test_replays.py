@@ -1,0 +1,75 @@
+"""Replays: a private viewer stepping through a finished game rebuilt from its seed and log."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.testing.fake_discord import components_of, find_component
+from tests.helpers import board, ephemeral_reply, start_table
+
+pytestmark = pytest.mark.usefixtures("no_missing_text")
+
+
+async def play_then_resign(h, table, moves: int) -> int:
+    rng = random.Random(2)
+    for _ in range(moves):
+        live = await h.bot.tables.get(table.id)
+        seat = live.game.to_move
+        await h.bot.tables.act(table.id, table.players[seat].id,
+                               rng.choice(live.game.legal_actions(seat)))
+    live = await h.bot.tables.get(table.id)
+    while live.row.status == "playing":  # in Sàréná the others play on after one leaves
+        await h.bot.tables.act(table.id, table.players[live.game.to_move].id, {"type": "resign"})
+    h.bot.reconciler.mark(table.id)  # what a click's publishing does
+    await h.settle()
+    return len(await h.bot.store.actions(table.id))
+
+
+@pytest.mark.parametrize("game,seats", [("sensei", 2), ("sarena", 3), ("narabi", 3)])
+async def test_step_through_a_finished_game(harness, players, game, seats):
+    h = harness
+    table = await start_table(h, game, players[:seats])
+    total = await play_then_resign(h, table, 5)
+    b = board(h, table)
+    token = await h.click(players[seats - 1], b, find_component(b, "replay")["custom_id"])
+    viewer = ephemeral_reply(h, token)
+    assert viewer["content"].splitlines()[0].endswith(f"move 0 of {total}")
+    assert viewer["attachments"], "a picture of the position"
+    first, back, forward, last = components_of(viewer)
+    assert first["disabled"] and back["disabled"] and not forward["disabled"]
+    await h.click(players[0], viewer, forward["custom_id"])
+    viewer = h.fake.messages[int(viewer["id"])]
+    assert viewer["content"].splitlines()[0].endswith(f"move 1 of {total}")
+    await h.click(players[0], viewer, components_of(viewer)[3]["custom_id"])
+    viewer = h.fake.messages[int(viewer["id"])]
+    assert viewer["content"].splitlines()[0].endswith(f"move {total} of {total}")
+    assert components_of(viewer)[2]["disabled"]
+
+
+async def test_narabi_replays_show_every_condition(harness, players):
+    h = harness
+    table = await start_table(h, "narabi", players[:3])
+    await play_then_resign(h, table, 2)
+    live = await h.bot.tables.with_game(table.id)
+    cog = h.bot.router.cog("narabi")
+    start = live.cls.replay(3, live.row.options, live.row.seed, [])
+    view = cog.replay_view(start, live.game)
+    assert all(card["condition"] for row in view["rows"] for card in row) and view["reveal"]
+    # ... and the picture draws them: it differs from the same step without them.
+    hidden = dict(start.public_view())
+    assert cog.render(view, live.names()) != cog.render(hidden, live.names())
+    assert not any(card.get("condition") for row in start.public_view()["rows"] for card in row)
+
+
+async def test_replay_command_finds_finished_games_of_this_server_only(harness, players):
+    h = harness
+    table = await start_table(h, "sensei", players[:2])
+    token = await h.command(players[0], "replay", game_id=table.id)
+    assert "once the game is over" in h.reply_text(token)
+    token = await h.command(players[0], "replay", game_id=9999)
+    assert "no longer exists" in h.reply_text(token)
+    total = await play_then_resign(h, table, 3)
+    token = await h.command(players[2], "replay", game_id=table.id)
+    viewer = ephemeral_reply(h, token)
+    assert viewer["content"].splitlines()[0] == f"**Sensei #{table.id}** — move 0 of {total}"
