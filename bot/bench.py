@@ -384,6 +384,31 @@ async def bench_restore(count: int) -> dict[str, Any]:
                       "reminders_sent": turnclock.fired["reminders"]}}
 
 
+def bench_replay(turns: int = 60) -> dict[str, Any]:
+    """The replay download of a seeded Sensei game of ``turns`` turns: the animated picture's
+    size and the time to build it (frames drawn and encoded), as the viewer's Download does."""
+    from .games import game_class
+    from .games.sensei import legal_turns
+    from render.animation import animate
+    from render.sensei import render
+
+    cls = game_class("sensei")
+    game = cls.new(2, {"version": "arashi", "setup": "standard", "board": "storm"}, 7)
+    rng = random.Random(3)
+    views = [game.public_view()]
+    played = 0
+    while game.result() is None and played < turns:
+        seat = game.to_move
+        for action in rng.choice(legal_turns(game)):
+            game.apply(seat, action)
+        views.append(game.public_view())
+        played += 1
+    started = time.perf_counter()
+    gif = animate(views, ["Ana", "Ben"], "en", render)
+    return {"turns": played, "frames": len(views), "bytes": len(gif),
+            "seconds": round(time.perf_counter() - started, 2)}
+
+
 def bench_games(quick: bool) -> dict[str, Any]:
     """The figures of every game that has a ``bot/benchmarks/<key>.py``."""
     import importlib
@@ -412,6 +437,7 @@ def main(*, json_output: bool = False, quick: bool = False) -> int:
         "finished_game_bytes": bench_finished_size(10 if quick else 50),
         "restore": asyncio.run(bench_restore(1_000 if quick else 10_000)),
         "ai_load": asyncio.run(bench_ai_load(40 if quick else 200, 10)),
+        "replay": bench_replay(60),
         "games": bench_games(quick),
     }
     if json_output:
@@ -452,6 +478,9 @@ def main(*, json_output: bool = False, quick: bool = False) -> int:
           f"process(es) ({a['ai_moves_per_s']} AI moves/s): human clicks at 100/s on "
           f"{a['human_tables']} tables p99 {a['alone']['p99_ms']:.2f} ms alone → "
           f"{a['with_ai']['p99_ms']:.2f} ms beside them = ×{a['p99_ratio']} (target ≤ ×1.5)")
+    rp = figures["replay"]
+    print(f"replay download: a {rp['turns']}-turn Sensei game, {rp['frames']} frames, "
+          f"{rp['bytes'] / 1e6:.2f} MB built in {rp['seconds']:.2f} s (target ≤ 4 MB, ≤ 3 s)")
     for game, numbers in figures["games"].items():
         shown = "  ".join(f"{k} {round(v, 2) if isinstance(v, float) else v}"
                           for k, v in numbers.items())

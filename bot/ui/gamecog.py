@@ -987,7 +987,45 @@ class GameCog(commands.GroupCog):
             wanted = int(route_.args()[0])
         except (IndexError, ValueError):
             wanted = 0
+        if route_.args()[1:] == ["4"]:
+            await self.send_replay_files(interaction, live)
+            return
         await self.show_replay(interaction, live, wanted)
+
+    def replay_views(self, live: LiveTable, log_rows: list[tuple[int, dict[str, Any]]]
+                     ) -> tuple[list[dict[str, Any]], list[str]]:
+        """Every turn's position (one per change of player, plus the start and the end) and
+        the log line of every action, rebuilt from the seed."""
+        locale = live.row.locale
+        game = live.cls.new(len(live.row.seats), live.row.options, live.row.seed)
+        final = live.game
+        views, lines = [self.replay_view(game, final)], []  # type: ignore[arg-type]
+        for index, (seat, action) in enumerate(log_rows):
+            mover = game.to_move
+            events = game.apply(seat, dict(action))
+            line = self.describe(Outcome(live, seat, dict(action), events, None), locale)
+            if line:
+                lines.append(f"{index + 1}. {discord.utils.remove_markdown(line)}")
+            if game.to_move != mover or game.result() is not None or index == len(log_rows) - 1:
+                views.append(self.replay_view(game, final))  # type: ignore[arg-type]
+        return views, lines
+
+    async def send_replay_files(self, interaction: discord.Interaction, live: LiveTable) -> None:
+        """Download: the whole game as an animated picture and its moves as text."""
+        from render.animation import animate
+
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        log_rows = await self.bot.store.actions(live.id)
+        views, lines = self.replay_views(live, log_rows)
+        gif = await asyncio.get_running_loop().run_in_executor(
+            None, animate, views, live.names(), live.row.locale, self.render)
+        title = t("replay.title", live.row.locale, game=t(f"{self.game_key}.name", live.row.locale),
+                  table=live.id, step=len(log_rows), total=len(log_rows))
+        text = discord.utils.remove_markdown(title) + "\n\n" + "\n".join(lines) + "\n"
+        await interaction.followup.send(
+            t("replay.download", interaction.locale), ephemeral=True,
+            files=[discord.File(io.BytesIO(gif), filename=f"{self.game_key}-{live.id}.gif"),
+                   discord.File(io.BytesIO(text.encode()), filename=f"{self.game_key}-{live.id}.txt")])
 
     async def show_replay(self, interaction: discord.Interaction, live: LiveTable,
                           wanted: int) -> None:
@@ -1015,7 +1053,8 @@ class GameCog(commands.GroupCog):
             button(self.cid(tid, "replay", max(step - 1, 0), 1), "", emoji="◀", disabled=step == 0),
             button(self.cid(tid, "replay", min(step + 1, total), 2), "", emoji="▶",
                    disabled=step >= total),
-            button(self.cid(tid, "replay", total, 3), "", emoji="⏭", disabled=step >= total))
+            button(self.cid(tid, "replay", total, 3), "", emoji="⏭", disabled=step >= total),
+            button(self.cid(tid, "replay", step, 4), t("button.download", locale), emoji="⬇️"))
         picture = discord.File(io.BytesIO(png), filename=BOARD_FILE)
         message = interaction.message
         if message is not None and message.flags.ephemeral:

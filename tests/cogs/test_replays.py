@@ -36,7 +36,7 @@ async def test_step_through_a_finished_game(harness, players, game, seats):
     viewer = ephemeral_reply(h, token)
     assert viewer["content"].splitlines()[0].endswith(f"move 0 of {total}")
     assert viewer["attachments"], "a picture of the position"
-    first, back, forward, last = components_of(viewer)
+    first, back, forward, last, _download = components_of(viewer)
     assert first["disabled"] and back["disabled"] and not forward["disabled"]
     await h.click(players[0], viewer, forward["custom_id"])
     viewer = h.fake.messages[int(viewer["id"])]
@@ -73,3 +73,25 @@ async def test_replay_command_finds_finished_games_of_this_server_only(harness, 
     token = await h.command(players[2], "replay", game_id=table.id)
     viewer = ephemeral_reply(h, token)
     assert viewer["content"].splitlines()[0] == f"**Sensei #{table.id}** — move 0 of {total}"
+
+
+async def test_download_gives_the_whole_game_as_a_picture_and_its_moves_as_text(harness, players):
+    import io
+
+    from PIL import Image
+
+    h = harness
+    table = await start_table(h, "sarena", players[:2])
+    total = await play_then_resign(h, table, 6)
+    b = board(h, table)
+    token = await h.click(players[0], b, find_component(b, "replay")["custom_id"])
+    viewer = ephemeral_reply(h, token)
+    download = components_of(viewer)[4]
+    await h.click(players[0], viewer, download["custom_id"])
+    sent = [r for r in h.fake.requests if r.files and any(n.endswith(".gif") for n, _ in r.files)]
+    assert sent, "the animated picture was sent"
+    files = dict(sent[-1].files)
+    gif = Image.open(io.BytesIO(files[f"sarena-{table.id}.gif"]))
+    assert gif.format == "GIF" and gif.n_frames == total + 1  # the deal and every move
+    moves = files[f"sarena-{table.id}.txt"].decode()
+    assert moves.count("\n") >= total and "1. " in moves and "<@" not in moves
