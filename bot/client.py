@@ -87,6 +87,7 @@ class TabletopBot(commands.Bot):
                                                                   users=True))
         self.settings = settings
         self.store = store
+        store.rated_per_day = settings.rated_per_day
         self.tables = TableService(store)
         self.router = Router(self.tables)
         self.reconciler = Reconciler(self)

@@ -44,6 +44,8 @@ class Settings:
     ai_pause_seconds: float = DEFAULT_AI_PAUSE
     #: a search still running after this many seconds is stopped (a random legal move is played)
     ai_think_limit: float = DEFAULT_AI_THINK_LIMIT
+    #: games a day between the same people that count for ratings
+    rated_per_day: int = 3
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, *, require_token: bool = True) -> "Settings":
@@ -71,13 +73,15 @@ class Settings:
         workers = _number(env, "AI_WORKERS", "processes, e.g. 1", minimum=0)
         pause = _number(env, "AI_PAUSE_SECONDS", "seconds, e.g. 2", minimum=0)
         limit = _positive(env, "AI_THINK_LIMIT_SECONDS", "seconds, e.g. 20")
+        per_day = _number(env, "RATED_PER_DAY", "games, e.g. 3", minimum=0)
         return cls(token=token, database_path=path, dev_guild_id=int(guild) if guild else None,
                    log_level=level,
                    lobby_ttl_hours=DEFAULT_LOBBY_TTL_HOURS if ttl is None else ttl,
                    retention_days=retention,
                    ai_workers=default_ai_workers() if workers is None else int(workers),
                    ai_pause_seconds=DEFAULT_AI_PAUSE if pause is None else pause,
-                   ai_think_limit=DEFAULT_AI_THINK_LIMIT if limit is None else limit)
+                   ai_think_limit=DEFAULT_AI_THINK_LIMIT if limit is None else limit,
+                   rated_per_day=3 if per_day is None else int(per_day))
 
 
 def _positive(env: Mapping[str, str], name: str, unit: str) -> float | None:

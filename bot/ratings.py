@@ -41,7 +41,8 @@ def new_rating() -> Rating:
 
 
 def unrated_reason(*, cooperative: bool, result: Mapping[str, Any],
-                   seats: Sequence[Mapping[str, Any]], same_players_today: int) -> str | None:
+                   seats: Sequence[Mapping[str, Any]], same_players_today: int,
+                   per_day: int = RATED_PER_DAY) -> str | None:
     """Why a finished game does not count for ratings, or None when it does."""
     if cooperative:
         return "cooperative"
@@ -51,7 +52,7 @@ def unrated_reason(*, cooperative: bool, result: Mapping[str, Any],
         return "ai_or_timeout"
     if len({s["user_id"] for s in seats}) < 2:
         return "alone"
-    if same_players_today >= RATED_PER_DAY:
+    if same_players_today >= per_day:
         return "daily_limit"
     return None
 

@@ -447,6 +447,8 @@ class Store:
         self.broken: str | None = None
         #: the clock for created/updated times (tests move it by hand)
         self.clock: Callable[[], float] = time.time
+        #: rated games a day between the same people (more are played but not rated)
+        self.rated_per_day = ratings.RATED_PER_DAY
         self.commits = 0
         self.batches = 0
         self._logged: dict[str, float] = {}
@@ -1045,7 +1047,8 @@ class Store:
                 "SELECT user_id FROM result_seats WHERE table_id=?", (other,))}
             same_today += users == people
         why = ratings.unrated_reason(cooperative=cooperative, result=result, seats=seats,
-                                     same_players_today=same_today)
+                                     same_players_today=same_today,
+                                     per_day=self.rated_per_day)
         if why is not None:
             db.execute("UPDATE results SET unrated=? WHERE table_id=?", (why, table.id))
             return

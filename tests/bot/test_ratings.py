@@ -91,9 +91,13 @@ async def test_games_that_do_not_count(harness, players):
         await resign(h, table, ben)
         verdicts.append(await unrated(h, table.id))
     assert verdicts == [None, None, None, "daily_limit"]
+    h.bot.store.rated_per_day = 5  # RATED_PER_DAY=5
+    table = await start_table(h, "sensei", [ana, ben], channel=CHANNEL_ID + 20)
+    await resign(h, table, ben)
+    assert await unrated(h, table.id) is None
     row = await h.bot.store.get_table(table.id)
     rating, _, _ = await h.bot.store.rating_of(row.guild_id, "sensei", ana.id)
-    assert rating.games == 3
+    assert rating.games == 4
 
 
 async def test_leaderboard_pages_and_your_own_place(harness, players):
