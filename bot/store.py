@@ -1211,13 +1211,30 @@ class Store:
         players = {g: p for g, _, p in rows}
         return {g: {"games": n, "players": players.get(g, 0)} for g, n in games}
 
-    async def recent_results(self, guild_id: int | None, limit: int = 10) -> list[dict[str, Any]]:
+    async def recent_results(self, guild_id: int | None, limit: int = 10, offset: int = 0,
+                             game: str | None = None,
+                             user_id: int | None = None) -> tuple[list[dict[str, Any]], int]:
+        """Finished games of a server, newest first (one page), optionally of one game or with
+        one member, and how many there are in all."""
+        where = "r.guild_id IS ?"
+        params: list[Any] = [guild_id]
+        if game is not None:
+            where += " AND r.game = ?"
+            params.append(game)
+        if user_id is not None:
+            where += " AND r.table_id IN (SELECT table_id FROM result_seats WHERE user_id = ?)"
+            params.append(user_id)
+        total = (await self._fetchall(f"SELECT COUNT(*) FROM results r WHERE {where}",
+                                      params))[0][0]
         rows = await self._fetchall(
-            "SELECT r.table_id, r.game, r.result, r.finished_at FROM results r "
-            "WHERE r.guild_id IS ? ORDER BY r.finished_at DESC LIMIT ?", (guild_id, limit))
+            "SELECT r.table_id, r.game, r.result, r.finished_at, t.channel_id, t.thread_id "
+            f"FROM results r JOIN game_tables t ON t.id = r.table_id WHERE {where} "
+            "ORDER BY r.finished_at DESC, r.table_id DESC LIMIT ? OFFSET ?",
+            (*params, limit, offset))
         out = []
-        for table_id, game, result, finished_at in rows:
+        for table_id, game_key, result, finished_at, channel_id, thread_id in rows:
             seats = await self._seats(table_id)
-            out.append({"table_id": table_id, "game": game, "result": json.loads(result),
-                        "finished_at": finished_at, "seats": seats})
-        return out
+            out.append({"table_id": table_id, "game": game_key, "result": json.loads(result),
+                        "finished_at": finished_at, "seats": seats,
+                        "channel_id": thread_id or channel_id})
+        return out, total

@@ -1,17 +1,19 @@
 """Commands that are not about one game: help, server stats, recent history."""
 from __future__ import annotations
 
+import math
+import re
 from typing import TYPE_CHECKING
 
 import discord
-from discord import app_commands
+from discord import app_commands, ui
 from discord.ext import commands
 
 from bot.i18n import t
 from bot.registry import keys
 from bot.store import DEFAULT_TURN_LIMIT
 from bot.ui.gamecog import POLICIES, TURN_LIMITS, limit_text
-from bot.ui.replies import ephemeral
+from bot.ui.replies import ephemeral, update_message
 from bot.ui.translator import command_name, command_text, named_options
 
 GAME_CHOICES = [app_commands.Choice(name=command_text(f"{key}.name"), value=key) for key in keys()]
@@ -28,6 +30,81 @@ POLICY_CHOICES = [app_commands.Choice(name=command_text(f"cmd.config.policy.{p}"
 
 if TYPE_CHECKING:
     from bot.client import TabletopBot
+
+
+HISTORY_PAGE = 10
+HISTORY_ID = r"hist:(?P<game>[a-z][a-z0-9_]{1,15}|all):(?P<member>[0-9]{1,20}):(?P<page>[0-9]{1,5})"
+
+
+async def history_page(bot: "TabletopBot", interaction: discord.Interaction, game: str | None,
+                       member: int | None, page: int) -> tuple[str, ui.View | None]:
+    """One page of the server's finished games, newest first, each linked to its thread."""
+    locale = interaction.locale
+    rows, total = await bot.store.recent_results(interaction.guild_id, HISTORY_PAGE,
+                                                 page * HISTORY_PAGE, game, member)
+    pages = max(1, math.ceil(total / HISTORY_PAGE))
+    lines = [f"**{t('history.title', locale)}**" + (
+        f" — {t('history.page', locale, page=page + 1, pages=pages)}" if pages > 1 else "")]
+    legend = False
+    for row in rows:
+        result = row["result"]
+        names = {s.seat: discord.utils.escape_markdown(s.name) for s in row["seats"]}
+        if result["draw"] and not result["winners"]:
+            outcome = t("history.draw", locale)
+        elif result.get("reason") == "abandoned":
+            outcome = t("history.abandoned", locale)
+        elif not result["winners"]:
+            outcome = t("history.coop_loss", locale)
+        else:
+            outcome = t("history.win", locale,
+                        winners=", ".join(names[w] for w in result["winners"]))
+        marked = [names[s.seat] + (" 🤖" if not s.person else "")
+                  + (" ⏰" if s.person and (s.timed_out or s.ai_played) else "")
+                  for s in row["seats"]]
+        legend = legend or any(m != names[s.seat] for m, s in zip(marked, row["seats"]))
+        # The number links to the game's thread; /replay takes the same number.
+        link = (f"[{row['table_id']}](https://discord.com/channels/{interaction.guild_id}/"
+                f"{row['channel_id']})")
+        lines.append(t("history.line", locale, table=link,
+                       game=t(f"{row['game']}.name", locale),
+                       players=", ".join(marked), outcome=outcome))
+    if not rows:
+        lines.append(t("history.none", locale))
+    elif legend:
+        lines.append(f"-# {t('history.legend', locale)}")
+    view = None
+    if pages > 1:
+        view = ui.View(timeout=None)
+        key, who = game or "all", member or 0
+        view.add_item(HistoryPage(key, who, page - 1, "◀", disabled=page == 0))
+        view.add_item(HistoryPage(key, who, page + 1, "▶", disabled=page >= pages - 1))
+    return "\n".join(lines), view
+
+
+class HistoryPage(ui.DynamicItem[ui.Button], template=HISTORY_ID):
+    """◀ ▶ of /history: filters and page live in the custom_id (they work after restarts)."""
+
+    def __init__(self, game: str, member: int, page: int, emoji: str = "▶",
+                 disabled: bool = False) -> None:
+        page = max(page, 0)
+        super().__init__(ui.Button(emoji=emoji, custom_id=f"hist:{game}:{member}:{page}",
+                                   disabled=disabled))
+        self.game, self.member, self.page = game, member, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button,
+                             match: "re.Match[str]", /) -> "HistoryPage":
+        return cls(match["game"], int(match["member"]), int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: TabletopBot = interaction.client  # type: ignore[assignment]
+        game = None if self.game == "all" else self.game
+        if game is not None and game not in keys():
+            await ephemeral(interaction, t("error.unknown_button", interaction.locale))
+            return
+        text, view = await history_page(bot, interaction, game, self.member or None, self.page)
+        await update_message(interaction, content=text, view=view,
+                             allowed_mentions=discord.AllowedMentions.none())
 
 
 class General(commands.Cog):
@@ -72,37 +149,17 @@ class General(commands.Cog):
 
     @app_commands.command(name=command_name("history"),
                           description=command_text("cmd.general.history.description"))
+    @app_commands.describe(game=command_text("cmd.general.history.game"),
+                           member=command_text("cmd.general.history.member"))
+    @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
-    async def history(self, interaction: discord.Interaction) -> None:
-        locale = interaction.locale
-        rows = await self.bot.store.recent_results(interaction.guild_id)
-        lines = [f"**{t('history.title', locale)}**"]
-        legend = False
-        for row in rows:
-            result = row["result"]
-            names = {s.seat: discord.utils.escape_markdown(s.name) for s in row["seats"]}
-            if result["draw"] and not result["winners"]:
-                outcome = t("history.draw", locale)
-            elif result.get("reason") == "abandoned":
-                outcome = t("history.abandoned", locale)
-            elif not result["winners"]:
-                outcome = t("history.coop_loss", locale)
-            else:
-                outcome = t("history.win", locale,
-                            winners=", ".join(names[w] for w in result["winners"]))
-            marked = [names[s.seat] + (" 🤖" if not s.person else "")
-                      + (" ⏰" if s.person and (s.timed_out or s.ai_played) else "")
-                      for s in row["seats"]]
-            legend = legend or any(m != names[s.seat] for m, s in zip(marked, row["seats"]))
-            lines.append(t("history.line", locale, table=row["table_id"],
-                           game=t(f"{row['game']}.name", locale),
-                           players=", ".join(marked), outcome=outcome))
-        if len(lines) == 1:
-            lines.append(t("history.none", locale))
-        elif legend:
-            lines.append(f"-# {t('history.legend', locale)}")
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
-
+    @named_options
+    async def history(self, interaction: discord.Interaction, game: str | None = None,
+                      member: discord.Member | None = None) -> None:
+        text, view = await history_page(self.bot, interaction, game, member.id if member else None, 0)
+        await interaction.response.send_message(text, ephemeral=True,
+                                                view=view or discord.utils.MISSING,
+                                                allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name=command_name("reminders"), description=command_text("cmd.reminders.description"))
     @app_commands.describe(dm=command_text("cmd.reminders.dm"))
@@ -185,4 +242,6 @@ class General(commands.Cog):
 
 
 async def setup(bot: "TabletopBot") -> None:
+    bot.add_dynamic_items(HistoryPage)
+    bot.router.accept(re.compile(HISTORY_ID))
     await bot.add_cog(General(bot))

@@ -521,7 +521,7 @@ async def test_retention_purges_only_old_finished_games(tmp_path, players):
     assert (await h.bot.upkeep.run_once())["purged"] == 1
     assert await h.bot.store.get_table(old.id) is None
     assert (await h.bot.store.get_table(running.id)).status == "playing"
-    assert await h.bot.store.recent_results(GUILD_ID) == []
+    assert await h.bot.store.recent_results(GUILD_ID) == ([], 0)
     await h.bot.close()
 
 

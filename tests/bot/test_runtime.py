@@ -233,7 +233,7 @@ async def test_full_game_results_rebuild_and_rematch(harness, players):
     assert row.state is None
     rebuilt = await h.bot.tables.rebuild(table.id)
     assert rebuilt.to_json() == final_game
-    history = await h.bot.store.recent_results(row.guild_id)
+    history, _ = await h.bot.store.recent_results(row.guild_id)
     assert history and history[0]["table_id"] == table.id
     assert history[0]["result"] == rebuilt.result().to_json()
     final = board(h, table)

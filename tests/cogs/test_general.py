@@ -32,3 +32,35 @@ async def test_an_abandoned_game_reads_as_abandoned_and_a_member_without_games_i
     token = await h.command(players[1], "stats", member=players[4])
     assert f"<@{players[4].id}> has no rated finished games in this server yet." \
         in h.reply_text(token)
+
+
+async def test_history_filters_pages_and_links_each_game_to_its_thread(harness, players):
+    from bot.testing.fake_discord import CHANNEL_ID, components_of
+
+    h = harness
+    ana, ben, cleo = players[:3]
+    tables = []
+    for i in range(12):
+        pair = [ana, ben] if i % 3 else [ana, cleo]
+        table = await start_table(h, "sensei", pair, channel=CHANNEL_ID + i)
+        await h.bot.tables.act(table.id, pair[1].id, {"type": "resign"})
+        tables.append((table, pair))
+    await h.settle()
+    token = await h.command(ben, "history")
+    text = h.reply_text(token)
+    lines = text.splitlines()
+    assert lines[0].endswith("page 1 of 2") and len(lines) == 11
+    newest, _ = tables[-1]
+    assert lines[1].startswith(f"#[{newest.id}](https://discord.com/channels/")
+    assert f"/{newest.thread})" in lines[1]
+    viewer = ephemeral_reply(h, token)
+    back, forward = components_of(viewer)
+    assert back["disabled"]
+    await h.click(ben, viewer, forward["custom_id"])
+    page2 = h.fake.messages[int(viewer["id"])]["content"].splitlines()
+    assert page2[0].endswith("page 2 of 2") and len(page2) == 3
+    token = await h.command(ben, "history", member=cleo)
+    cleo_lines = h.reply_text(token).splitlines()[1:]
+    assert len(cleo_lines) == 4 and all("Cleo" in line for line in cleo_lines)
+    token = await h.command(ben, "history", game="narabi")
+    assert "No finished games yet." in h.reply_text(token)
