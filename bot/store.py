@@ -201,6 +201,10 @@ MIGRATIONS: tuple[str, ...] = (
     );
     ALTER TABLE results ADD COLUMN unrated TEXT;
     """,
+    # A cooperative deal's par (fewest switches), once computed after its end.
+    """
+    ALTER TABLE results ADD COLUMN par INTEGER;
+    """,
 )
 
 
@@ -1067,6 +1071,24 @@ class Store:
                         now))
             db.execute("INSERT INTO rating_changes (table_id, user_id, before, after) "
                        "VALUES (?,?,?,?)", (table.id, s["user_id"], old.shown, new.shown))
+
+    async def set_par(self, table_id: int, par: int) -> None:
+        def job(db: sqlite3.Connection) -> None:
+            db.execute("UPDATE results SET par=? WHERE table_id=?", (par, table_id))
+
+        await self.write(job)
+
+    async def coop_games(self, guild_id: int | None, game: str,
+                         user_id: int) -> list[dict[str, Any]]:
+        """A member's finished games of a cooperative game in a server, oldest first."""
+        rows = await self._fetchall(
+            "SELECT r.result, r.par, (SELECT COUNT(*) FROM result_seats s "
+            "WHERE s.table_id = r.table_id) FROM results r JOIN result_seats rs "
+            "ON rs.table_id = r.table_id WHERE r.guild_id IS ? AND r.game=? AND rs.user_id=? "
+            "AND r.unrated = 'cooperative' ORDER BY r.finished_at, r.table_id",
+            (guild_id, game, user_id))
+        return [{"result": json.loads(result), "par": par, "players": players}
+                for result, par, players in rows]
 
     async def rating_of(self, guild_id: int | None, game: str,
                         user_id: int) -> tuple["ratings.Rating", int, int] | None:

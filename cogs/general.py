@@ -9,7 +9,9 @@ import discord
 from discord import app_commands, ui
 from discord.ext import commands
 
+from bot.games import game_class
 from bot.i18n import t
+from bot.records import coop_records
 from bot.registry import keys
 from bot.store import DEFAULT_TURN_LIMIT
 from bot.ui.gamecog import POLICIES, TURN_LIMITS, limit_text
@@ -134,6 +136,11 @@ class General(commands.Cog):
             lines.append(t("stats.member", locale, member=who.mention,
                            game=t(f"{game}.name", locale), **row))
         for game in keys():
+            if game_class(game).cooperative:
+                played = await self.bot.store.coop_games(interaction.guild_id, game, who.id)
+                if played:
+                    lines.append(self._coop_line(who, game, coop_records(played), locale))
+                continue
             rated = await self.bot.store.rating_of(interaction.guild_id, game, who.id)
             if rated is not None:
                 rating, place, count = rated
@@ -226,6 +233,17 @@ class General(commands.Cog):
             lines.append(t("config.line", locale, game=t(f"{game}.name", locale),
                            clock=text if chosen else t("config.default", locale, clock=text)))
         await ephemeral(interaction, t("config.show", locale, lines="\n".join(lines)))
+
+    @staticmethod
+    def _coop_line(who: discord.abc.User, game: str, record: dict, locale) -> str:
+        best = ", ".join(t("stats.coop.best_one", locale, players=players, turns=turns)
+                         for players, turns in record["best"].items()) \
+            or t("stats.coop.none", locale)
+        over = (t("stats.coop.over_par", locale, over=f"{record['over_par']:+.1f}")
+                if record["over_par"] is not None else t("stats.coop.no_par", locale))
+        return t("stats.coop", locale, member=who.mention, game=t(f"{game}.name", locale),
+                 wins=record["wins"], losses=record["losses"], best=best,
+                 streak=record["streak"], longest=record["longest"], par=over)
 
     @staticmethod
     def _clock_text(game: str, chosen: tuple[float | None, str | None] | None, locale) -> str:

@@ -138,6 +138,8 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         state = self.game(live).to_json()
         # The par search is pure and CPU-bound: it runs with the AI searches, off the loop.
         found = await self.bot.pool.call("bot.games.narabi.solver:par", state)
+        if found["best"] is not None:
+            await self.bot.store.set_par(live.id, found["best"])  # for players' records
         # "none" is proved (no solution within the turn limit); "unknown" is the search giving up.
         await self.post(live, t(f"narabi.best.{found['status']}", live.row.locale,
                                 best=found["best"], limit=found.get("limit", "")))

@@ -64,3 +64,30 @@ async def test_history_filters_pages_and_links_each_game_to_its_thread(harness, 
     assert len(cleo_lines) == 4 and all("Cleo" in line for line in cleo_lines)
     token = await h.command(ben, "history", game="narabi")
     assert "No finished games yet." in h.reply_text(token)
+
+
+def test_cooperative_records_from_finished_games():
+    from bot.records import coop_records
+
+    def game(won: bool, turns: int, players: int = 3, par: int | None = None) -> dict:
+        return {"result": {"winners": [0, 1, 2] if won else [], "details": {"turns": turns}},
+                "par": par, "players": players}
+
+    record = coop_records([game(True, 14, par=10), game(True, 12, par=11), game(False, 24),
+                           game(True, 16, 4, par=13), game(True, 18, 4)])
+    assert (record["wins"], record["losses"]) == (4, 1)
+    assert record["best"] == {3: 12, 4: 16}
+    assert (record["streak"], record["longest"]) == (2, 2)
+    assert record["over_par"] == round((4 + 1 + 3) / 3, 1)
+    assert coop_records([])["over_par"] is None
+
+
+async def test_stats_show_narabi_records(harness, players):
+    h = harness
+    table = await start_table(h, "narabi", players[:3])
+    live = await h.bot.tables.get(table.id)
+    await h.bot.tables.act(table.id, players[live.game.to_move].id, {"type": "resign"})
+    await h.settle()
+    token = await h.command(players[0], "stats")
+    assert f"<@{players[0].id}>: Narabi — 0 won, 1 lost · best: no win yet · streak 0" \
+        in h.reply_text(token)
