@@ -1102,6 +1102,14 @@ class Store:
                 return rating, place, len(board)
         return None
 
+    async def rating_history(self, guild_id: int | None, game: str, user_id: int) -> list[float]:
+        """A member's shown rating after each rated game of ``game`` here, oldest first."""
+        rows = await self._fetchall(
+            "SELECT c.after FROM rating_changes c JOIN results r ON r.table_id = c.table_id "
+            "WHERE r.guild_id IS ? AND r.game=? AND c.user_id=? ORDER BY r.finished_at, r.table_id",
+            (guild_id, game, user_id))
+        return [r[0] for r in rows]
+
     async def leaderboard(self, guild_id: int | None, game: str, offset: int = 0,
                           limit: int = 10) -> tuple[list[tuple[int, "ratings.Rating"]], int]:
         """One page of a game's ratings in a server, best first, and how many are rated."""

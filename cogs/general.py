@@ -1,6 +1,8 @@
 """Commands that are not about one game: help, server stats, recent history."""
 from __future__ import annotations
 
+import asyncio
+import io
 import math
 import re
 from typing import TYPE_CHECKING
@@ -12,6 +14,7 @@ from discord.ext import commands
 from bot.games import game_class
 from bot.i18n import t
 from bot.records import coop_records
+from render.chart import rating_chart
 from bot.registry import keys
 from bot.store import DEFAULT_TURN_LIMIT
 from bot.ui.gamecog import POLICIES, TURN_LIMITS, limit_text
@@ -147,12 +150,24 @@ class General(commands.Cog):
                 lines.append(t("stats.rating", locale, member=who.mention,
                                game=t(f"{game}.name", locale), rating=f"{rating.shown:.1f}",
                                place=place, count=count))
+        series = []
+        for game in keys():
+            points = await self.bot.store.rating_history(interaction.guild_id, game, who.id)
+            if points:
+                series.append((t(f"{game}.name", locale), points))
         if not server:
             lines.append(t("stats.none", locale))
         elif not mine:
             lines.append(t("stats.member_none", locale, member=who.mention))
+        extra = {}
+        if series:
+            # A small picture of the ratings over time, drawn off the event loop.
+            png = await asyncio.get_running_loop().run_in_executor(
+                None, rating_chart, series, str(locale))
+            extra["file"] = discord.File(io.BytesIO(png), filename="ratings.png")
         await interaction.response.send_message("\n".join(lines), ephemeral=True,
-                                                allowed_mentions=discord.AllowedMentions.none())
+                                                allowed_mentions=discord.AllowedMentions.none(),
+                                                **extra)
 
     @app_commands.command(name=command_name("history"),
                           description=command_text("cmd.general.history.description"))

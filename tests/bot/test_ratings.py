@@ -68,6 +68,10 @@ async def test_a_finished_game_is_rated_once_in_the_transaction_of_its_end(harne
     assert again == a_rating
     token = await h.command(ana, "stats")
     assert "Sensei rating" in h.reply_text(token) and "place 1 of 2" in h.reply_text(token)
+    reply = ephemeral_reply(h, token)
+    assert [a["filename"] for a in reply["attachments"]] == ["ratings.png"]  # rating over time
+    assert await h.bot.store.rating_history(row.guild_id, "sensei", ana.id) == \
+        [pytest.approx(a_rating.shown)]
 
 
 async def test_games_that_do_not_count(harness, players):
