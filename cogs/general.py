@@ -78,12 +78,52 @@ async def history_page(bot: "TabletopBot", interaction: discord.Interaction, gam
     elif legend:
         lines.append(f"-# {t('history.legend', locale)}")
     view = None
-    if pages > 1:
+    if rows:
         view = ui.View(timeout=None)
-        key, who = game or "all", member or 0
-        view.add_item(HistoryPage(key, who, page - 1, "◀", disabled=page == 0))
-        view.add_item(HistoryPage(key, who, page + 1, "▶", disabled=page >= pages - 1))
+        # Every game of the page can be replayed from here.
+        view.add_item(HistoryReplay([
+            discord.SelectOption(label=f"#{row['table_id']} {t(row['game'] + '.name', locale)}"[:100],
+                                 value=str(row["table_id"]), emoji="🎞️") for row in rows],
+            t("history.replay_placeholder", locale)))
+        if pages > 1:
+            key, who = game or "all", member or 0
+            view.add_item(HistoryPage(key, who, page - 1, "◀", disabled=page == 0))
+            view.add_item(HistoryPage(key, who, page + 1, "▶", disabled=page >= pages - 1))
     return "\n".join(lines), view
+
+
+REPLAY_PICK_ID = r"histreplay"
+
+
+class HistoryReplay(ui.DynamicItem[ui.Select], template=REPLAY_PICK_ID):
+    """The /history page's "Replay a game…" menu: opens that game's replay viewer."""
+
+    def __init__(self, options: list[discord.SelectOption] | None = None,
+                 placeholder: str = "") -> None:
+        super().__init__(ui.Select(custom_id="histreplay", options=options or [
+            discord.SelectOption(label="-", value="0")], placeholder=placeholder[:150] or None,
+            row=0))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Select,
+                             match: "re.Match[str]", /) -> "HistoryReplay":
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: TabletopBot = interaction.client  # type: ignore[assignment]
+        values = (interaction.data or {}).get("values") or []
+        try:
+            table_id = int(values[0])
+        except (IndexError, ValueError):
+            await ephemeral(interaction, t("error.unknown_button", interaction.locale))
+            return
+        live = await bot.tables.with_game(table_id)
+        cog = None if live is None else bot.router.cog(live.row.game)
+        if live is None or cog is None or live.row.guild_id != interaction.guild_id \
+                or live.row.status != "finished" or live.game is None:
+            await ephemeral(interaction, t("error.no_table", interaction.locale))
+            return
+        await cog.show_replay(interaction, live, 0)
 
 
 class HistoryPage(ui.DynamicItem[ui.Button], template=HISTORY_ID):
@@ -275,6 +315,7 @@ class General(commands.Cog):
 
 
 async def setup(bot: "TabletopBot") -> None:
-    bot.add_dynamic_items(HistoryPage)
+    bot.add_dynamic_items(HistoryPage, HistoryReplay)
     bot.router.accept(re.compile(HISTORY_ID))
+    bot.router.accept(re.compile(REPLAY_PICK_ID))
     await bot.add_cog(General(bot))

@@ -54,11 +54,16 @@ async def test_history_filters_pages_and_links_each_game_to_its_thread(harness, 
     assert lines[1].startswith(f"#[{newest.id}](https://discord.com/channels/")
     assert f"/{newest.thread})" in lines[1]
     viewer = ephemeral_reply(h, token)
-    back, forward = components_of(viewer)
-    assert back["disabled"]
+    pick, back, forward = components_of(viewer)
+    assert back["disabled"] and [o["value"] for o in pick["options"]][0] == str(newest.id)
     await h.click(ben, viewer, forward["custom_id"])
     page2 = h.fake.messages[int(viewer["id"])]["content"].splitlines()
     assert page2[0].endswith("page 2 of 2") and len(page2) == 3
+    # The page's menu opens a game's replay.
+    await h.click(ben, viewer, pick["custom_id"], values=[str(newest.id)])
+    replay = [m for m in h.fake.messages.values() if m["flags"] & 64
+              and m["content"].startswith(f"**Sensei #{newest.id}** — move 0 of ")]
+    assert replay and replay[-1]["attachments"]
     token = await h.command(ben, "history", member=cleo)
     cleo_lines = h.reply_text(token).splitlines()[1:]
     assert len(cleo_lines) == 4 and all("Cleo" in line for line in cleo_lines)
