@@ -29,3 +29,13 @@ def coop_records(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return {"wins": wins, "losses": losses, "streak": streak, "longest": longest,
             "best": dict(sorted(best.items())),
             "over_par": round(sum(over) / len(over), 1) if over else None}
+
+
+def team_records(games: Sequence[Mapping[str, Any]], limit: int = 3
+                 ) -> list[tuple[tuple[int, ...], dict[str, Any]]]:
+    """The same records per exact team (the same people together), most played first."""
+    teams: dict[tuple[int, ...], list[Mapping[str, Any]]] = {}
+    for game in games:
+        teams.setdefault(tuple(game["team"]), []).append(game)
+    ranked = sorted(teams.items(), key=lambda item: (-len(item[1]), item[0]))
+    return [(team, coop_records(played)) for team, played in ranked[:limit]]

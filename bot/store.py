@@ -1082,13 +1082,19 @@ class Store:
                          user_id: int) -> list[dict[str, Any]]:
         """A member's finished games of a cooperative game in a server, oldest first."""
         rows = await self._fetchall(
-            "SELECT r.result, r.par, (SELECT COUNT(*) FROM result_seats s "
-            "WHERE s.table_id = r.table_id) FROM results r JOIN result_seats rs "
+            "SELECT r.table_id, r.result, r.par FROM results r JOIN result_seats rs "
             "ON rs.table_id = r.table_id WHERE r.guild_id IS ? AND r.game=? AND rs.user_id=? "
             "AND r.unrated = 'cooperative' ORDER BY r.finished_at, r.table_id",
             (guild_id, game, user_id))
-        return [{"result": json.loads(result), "par": par, "players": players}
-                for result, par, players in rows]
+        out = []
+        for table_id, result, par in rows:
+            team = await self._fetchall("SELECT s.user_id, s.name FROM result_seats rs JOIN seats s "
+                                        "ON s.table_id = rs.table_id AND s.seat = rs.seat "
+                                        "WHERE rs.table_id=? ORDER BY rs.seat", (table_id,))
+            out.append({"result": json.loads(result), "par": par, "players": len(team),
+                        "team": tuple(sorted(uid for uid, _ in team)),
+                        "names": {uid: name for uid, name in team}})
+        return out
 
     async def rating_of(self, guild_id: int | None, game: str,
                         user_id: int) -> tuple["ratings.Rating", int, int] | None:

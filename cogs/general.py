@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.games import game_class
 from bot.i18n import t
-from bot.records import coop_records
+from bot.records import coop_records, team_records
 from render.chart import rating_chart
 from bot.registry import keys
 from bot.store import DEFAULT_TURN_LIMIT
@@ -183,6 +183,16 @@ class General(commands.Cog):
                 played = await self.bot.store.coop_games(interaction.guild_id, game, who.id)
                 if played:
                     lines.append(self._coop_line(who, game, coop_records(played), locale))
+                    names = {uid: n for g in played for uid, n in g["names"].items()}
+                    for team, record in team_records(played):
+                        if len(played) > 1 or record["wins"] + record["losses"] > 0:
+                            label = ", ".join(discord.utils.escape_markdown(names.get(u, "?"))
+                                              for u in team)
+                            lines.append(t("stats.coop.team", locale, team=label,
+                                           wins=record["wins"], losses=record["losses"],
+                                           best=", ".join(str(v) for v in record["best"].values())
+                                           or t("stats.coop.none", locale),
+                                           longest=record["longest"]))
                 continue
             rated = await self.bot.store.rating_of(interaction.guild_id, game, who.id)
             if rated is not None:

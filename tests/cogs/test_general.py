@@ -85,6 +85,13 @@ def test_cooperative_records_from_finished_games():
     assert (record["streak"], record["longest"]) == (2, 2)
     assert record["over_par"] == round((4 + 1 + 3) / 3, 1)
     assert coop_records([])["over_par"] is None
+    from bot.records import team_records
+
+    a, b = (1, 2, 3), (1, 2, 4)
+    teams = team_records([dict(game(True, 14), team=a), dict(game(False, 24), team=b),
+                          dict(game(True, 12), team=a)])
+    assert [(team, r["wins"], r["losses"], r["best"]) for team, r in teams] == \
+        [(a, 2, 0, {3: 12}), (b, 0, 1, {})]
 
 
 async def test_stats_show_narabi_records(harness, players):
@@ -96,3 +103,4 @@ async def test_stats_show_narabi_records(harness, players):
     token = await h.command(players[0], "stats")
     assert f"<@{players[0].id}>: Narabi — 0 won, 1 lost · best: no win yet · streak 0" \
         in h.reply_text(token)
+    assert "· team Ana, Ben, Cleo: 0 won, 1 lost · best no win yet" in h.reply_text(token)
