@@ -192,7 +192,8 @@ class General(commands.Cog):
                                            wins=record["wins"], losses=record["losses"],
                                            best=", ".join(str(v) for v in record["best"].values())
                                            or t("stats.coop.none", locale),
-                                           longest=record["longest"]))
+                                           longest=record["longest"],
+                                           par=self._par_text(record, locale)))
                 continue
             rated = await self.bot.store.rating_of(interaction.guild_id, game, who.id)
             if rated is not None:
@@ -300,12 +301,17 @@ class General(commands.Cog):
         await ephemeral(interaction, t("config.show", locale, lines="\n".join(lines)))
 
     @staticmethod
+    def _par_text(record: dict, locale) -> str:
+        if record["over_par"] is None:
+            return t("stats.coop.no_par", locale)
+        return t("stats.coop.over_par", locale, over=f"{record['over_par']:+.1f}")
+
+    @staticmethod
     def _coop_line(who: discord.abc.User, game: str, record: dict, locale) -> str:
         best = ", ".join(t("stats.coop.best_one", locale, players=players, turns=turns)
                          for players, turns in record["best"].items()) \
             or t("stats.coop.none", locale)
-        over = (t("stats.coop.over_par", locale, over=f"{record['over_par']:+.1f}")
-                if record["over_par"] is not None else t("stats.coop.no_par", locale))
+        over = General._par_text(record, locale)
         return t("stats.coop", locale, member=who.mention, game=t(f"{game}.name", locale),
                  wins=record["wins"], losses=record["losses"], best=best,
                  streak=record["streak"], longest=record["longest"], par=over)

@@ -103,4 +103,5 @@ async def test_stats_show_narabi_records(harness, players):
     token = await h.command(players[0], "stats")
     assert f"<@{players[0].id}>: Narabi — 0 won, 1 lost · best: no win yet · streak 0" \
         in h.reply_text(token)
-    assert "· team Ana, Ben, Cleo: 0 won, 1 lost · best no win yet" in h.reply_text(token)
+    assert "· team Ana, Ben, Cleo: 0 won, 1 lost · best no win yet · longest streak 0 · " \
+        "par not known yet" in h.reply_text(token)
