@@ -216,7 +216,8 @@ class AutoPlayer:
         except TableError:
             return True  # the table moved on meanwhile: look again
         except IllegalAction as exc:
-            log.error("table %s: AI %s chose a refused action (%s)", table_id, level, exc)
+            # The code only: a refusal's sentence may name a card's secret condition.
+            log.error("table %s: AI %s chose a refused action (%s)", table_id, level, exc.code)
             return False
         self.moves += 1
         if self.on_commit is not None:

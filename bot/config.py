@@ -85,29 +85,24 @@ class Settings:
 
 
 def _positive(env: Mapping[str, str], name: str, unit: str) -> float | None:
+    return _number(env, name, unit, minimum=0.0, strict=True)
+
+
+def _number(env: Mapping[str, str], name: str, unit: str, *, minimum: float,
+            strict: bool = False) -> float | None:
+    """A number from the environment (None when unset); refused, with a sentence, when it is
+    not a number, below ``minimum``, or equal to it when ``strict``."""
     text = env.get(name, "").strip()
     if not text:
         return None
     try:
         value = float(text)
     except ValueError:
-        value = -1.0
-    if not value > 0:
-        raise ConfigError(f"{name} must be a positive number of {unit}; got {text!r}.")
-    return value
-
-
-def _number(env: Mapping[str, str], name: str, unit: str, *, minimum: float) -> float | None:
-    text = env.get(name, "").strip()
-    if not text:
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        value = minimum - 1
-    if not value >= minimum:
-        raise ConfigError(f"{name} must be a number of {unit} (at least {minimum:g}); "
-                          f"got {text!r}.")
+        value = float("nan")
+    if not (value > minimum if strict else value >= minimum):
+        what = "a positive number" if strict and minimum == 0 else \
+            f"a number (at least {minimum:g})"
+        raise ConfigError(f"{name} must be {what} of {unit}; got {text!r}.")
     return value
 
 

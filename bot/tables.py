@@ -407,14 +407,20 @@ class TableService:
         async with self.lock(table_id):
             live = await self._require(table_id, game_key)
             row = live.row
-            if row.status != "playing" or live.game is None:
-                raise closed_error(row.status)
-            seat = row.seat_of(user_id)
-            if seat is None:
-                raise TableError("not_seated")
+            seat = self._seat_in_play(live, user_id)
             if row.seats[seat].ai is not None:
                 raise TableError("seat_ai_held")
             return await self._apply(live, seat, user_id, actions, expected_version, ai=False)
+
+    @staticmethod
+    def _seat_in_play(live: LiveTable, user_id: int) -> int:
+        """The user's seat at a running game (refused: not running, not seated)."""
+        if live.row.status != "playing" or live.game is None:
+            raise closed_error(live.row.status)
+        seat = live.row.seat_of(user_id)
+        if seat is None:
+            raise TableError("not_seated")
+        return seat
 
     async def act_for_ai(self, table_id: int, seat: int, action: Mapping[str, Any], *,
                          expected_version: int) -> Outcome:
@@ -535,11 +541,7 @@ class TableService:
         """"I'm back": a person takes their seat back from the AI playing it."""
         async with self.lock(table_id):
             live = await self._require(table_id)
-            if live.row.status != "playing":
-                raise closed_error(live.row.status)
-            seat = live.row.seat_of(user_id)
-            if seat is None:
-                raise TableError("not_seated")
+            seat = self._seat_in_play(live, user_id)
             if live.row.seats[seat].ai is None:
                 raise TableError("not_away")
             await self._hand_over(live, seat, None, [("back", {"seat": seat})])
@@ -552,11 +554,7 @@ class TableService:
         async with self.lock(table_id):
             live = await self._require(table_id)
             row = live.row
-            if row.status != "playing" or live.game is None:
-                raise closed_error(row.status)
-            voter = row.seat_of(user_id)
-            if voter is None:
-                raise TableError("not_seated")
+            voter = self._seat_in_play(live, user_id)
             seat = live.game.to_move
             if seat is None or seat == voter or not row.seats[seat].person \
                     or row.seats[seat].ai is not None:

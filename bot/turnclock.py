@@ -38,6 +38,8 @@ class TurnClock:
         self.store = tables.store
         self.on_change = on_change
         self._heap: list[tuple[float, int, int, float]] = []
+        #: each table's running deadline, as scheduled: entries for any other are stale
+        self._scheduled: dict[int, float] = {}
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._last_beat = float("-inf")
@@ -49,6 +51,7 @@ class TurnClock:
 
     @property
     def pending(self) -> int:
+        """Entries still to come up (stale ones included until dropped)."""
         return len(self._heap)
 
     async def load(self) -> int:
@@ -61,6 +64,7 @@ class TurnClock:
         entries = []
         for table_id, deadline, limit, reminded, _seat in rows:
             entries.extend(self._entries(table_id, deadline, limit, reminded))
+            self._scheduled[table_id] = deadline
         self._heap = entries
         heapq.heapify(self._heap)
         return len(rows)
@@ -87,13 +91,23 @@ class TurnClock:
         return out
 
     def _on_change(self, table_id: int) -> None:
+        # Called on every commit: only a new deadline schedules anything.
         live = self.tables._cache.get(table_id)
-        if live is None or live.row.deadline is None:
+        deadline = None if live is None else live.row.deadline
+        if deadline == self._scheduled.get(table_id):
             return
-        row = live.row
-        for entry in self._entries(table_id, row.deadline, row.turn_limit, row.reminded):
-            heapq.heappush(self._heap, entry)
-        self._wake.set()
+        if deadline is None:
+            del self._scheduled[table_id]  # its entries are stale now
+        else:
+            self._scheduled[table_id] = deadline
+            for entry in self._entries(table_id, deadline, live.row.turn_limit, live.row.reminded):
+                heapq.heappush(self._heap, entry)
+            self._wake.set()
+        if len(self._heap) > 4 * len(self._scheduled) * len(REMINDERS) + 1024:
+            # Turns end long before their deadlines: drop the entries of ended turns at once
+            # rather than keep them until they come up.
+            self._heap = [e for e in self._heap if self._scheduled.get(e[1]) == e[3]]
+            heapq.heapify(self._heap)
 
     async def run_due(self) -> int:
         """Do everything due by now; returns how many entries were looked at. Entries of
@@ -105,6 +119,9 @@ class TurnClock:
             batch: list[tuple[float, int, int, float]] = []
             tables: set[int] = set()
             while self._heap and self._heap[0][0] <= now and len(batch) < BATCH:
+                if self._scheduled.get(self._heap[0][1]) != self._heap[0][3]:
+                    heapq.heappop(self._heap)  # a turn that has ended since
+                    continue
                 if self._heap[0][1] in tables:
                     break  # the same table again: after this batch
                 entry = heapq.heappop(self._heap)

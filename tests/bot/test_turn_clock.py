@@ -54,6 +54,22 @@ async def advance(h, seconds: float) -> None:
     await h.settle()
 
 
+async def timed_table(h, game: str, members, limit: int, policy: str | None = None,
+                      **options: Any) -> Table:
+    """A table started through the lobby's own menus: time per turn, then the policy."""
+    host = members[0]
+    await h.command(host, game, "start", **options)
+    table_id = int(find_component(lobby_of(h), "join")["custom_id"].split(":")[1])
+    await h.click(host, lobby_of(h), f"{game}:{table_id}:clock", values=[str(limit)])
+    if policy is not None:
+        await h.click(host, lobby_of(h), f"{game}:{table_id}:policy", values=[policy])
+    for member in members[1:]:
+        await h.click(member, lobby_of(h), f"{game}:{table_id}:join")
+    await h.click(host, lobby_of(h), f"{game}:{table_id}:start")
+    live = await h.bot.tables.get(table_id)
+    return Table(table_id, {}, live.row.game_channel_id, list(members))
+
+
 async def sarena_move(h, table: Table, seat: int | None = None) -> None:
     live = await h.bot.tables.get(table.id)
     seat = live.game.to_move if seat is None else seat
@@ -185,12 +201,7 @@ async def test_timeout_hands_the_seat_to_an_ai_until_the_player_is_back(timed, p
 async def test_forfeit_policy_gives_sensei_to_the_opponent(timed, players):
     h = timed
     ana, ben = players[:2]
-    await h.command(ana, "sensei", "start", first="green")
-    table_id = int(find_component(lobby_of(h), "join")["custom_id"].split(":")[1])
-    await h.click(ana, lobby_of(h), f"sensei:{table_id}:clock", values=["120"])
-    await h.click(ana, lobby_of(h), f"sensei:{table_id}:policy", values=["forfeit"])
-    await h.click(ben, lobby_of(h), f"sensei:{table_id}:join")
-    await h.click(ana, lobby_of(h), f"sensei:{table_id}:start")
+    table_id = (await timed_table(h, "sensei", [ana, ben], 120, "forfeit", first="green")).id
     await advance(h, 119)
     assert (await h.bot.store.get_table(table_id)).status == "playing"
     await advance(h, 1)
@@ -209,13 +220,7 @@ async def test_forfeit_policy_gives_sensei_to_the_opponent(timed, players):
 async def test_forfeit_in_sarena_takes_the_player_out_and_the_others_play_on(timed, players):
     h = timed
     ana, ben, cleo = players[:3]
-    await h.command(ana, "sarena", "start")
-    table_id = int(find_component(lobby_of(h), "join")["custom_id"].split(":")[1])
-    await h.click(ana, lobby_of(h), f"sarena:{table_id}:clock", values=["600"])
-    await h.click(ana, lobby_of(h), f"sarena:{table_id}:policy", values=["forfeit"])
-    for p in (ben, cleo):
-        await h.click(p, lobby_of(h), f"sarena:{table_id}:join")
-    await h.click(ana, lobby_of(h), f"sarena:{table_id}:start")
+    table_id = (await timed_table(h, "sarena", [ana, ben, cleo], 600, "forfeit")).id
     live = await h.bot.tables.get(table_id)
     absent = live.game.to_move
     await advance(h, 600)
@@ -228,15 +233,9 @@ async def test_forfeit_in_sarena_takes_the_player_out_and_the_others_play_on(tim
 async def test_wait_policy_tells_the_table_and_a_majority_vote_hands_the_seat(timed, players):
     h = timed
     ana, ben, cleo = players[:3]
-    await h.command(ana, "sarena", "start")
-    table_id = int(find_component(lobby_of(h), "join")["custom_id"].split(":")[1])
-    await h.click(ana, lobby_of(h), f"sarena:{table_id}:clock", values=["3600"])
-    await h.click(ana, lobby_of(h), f"sarena:{table_id}:policy", values=["wait"])
-    for p in (ben, cleo):
-        await h.click(p, lobby_of(h), f"sarena:{table_id}:join")
-    await h.click(ana, lobby_of(h), f"sarena:{table_id}:start")
+    table = await timed_table(h, "sarena", [ana, ben, cleo], 3600, "wait")
+    table_id = table.id
     live = await h.bot.tables.get(table_id)
-    table = Table(table_id, {}, live.row.game_channel_id, [ana, ben, cleo])
     absent = live.game.to_move
     version = live.row.version
     await advance(h, 3600)
@@ -352,13 +351,8 @@ async def test_two_processes_time_a_turn_out_exactly_once(timed, players, tmp_pa
 async def test_a_whole_timed_game_with_one_absent_player(timed, players):
     h = timed
     ana, ben = players[:2]
-    await h.command(ana, "sarena", "start")
-    table_id = int(find_component(lobby_of(h), "join")["custom_id"].split(":")[1])
-    await h.click(ana, lobby_of(h), f"sarena:{table_id}:clock", values=["600"])
-    await h.click(ben, lobby_of(h), f"sarena:{table_id}:join")
-    await h.click(ana, lobby_of(h), f"sarena:{table_id}:start")
-    live = await h.bot.tables.get(table_id)
-    table = Table(table_id, {}, live.row.game_channel_id, [ana, ben])
+    table = await timed_table(h, "sarena", [ana, ben], 600)
+    table_id = table.id
     rng = random.Random(4)
     for _ in range(100):
         live = await h.bot.tables.get(table_id)
@@ -408,3 +402,26 @@ async def test_a_restart_after_a_timeout_does_not_time_the_turn_out_again(tmp_pa
         assert sum("ran out of time" in line for line in lines) == 1
     finally:
         await h.bot.close()
+
+
+async def test_the_scheduler_keeps_no_pile_of_ended_turns(timed, players):
+    """Every turn schedules its deadline; a turn that ended early leaves entries behind. They
+    are skipped when they come up and dropped in bulk once they outnumber the live ones, so
+    a busy bot's heap stays proportional to its running clocks."""
+    h = timed
+    table = await start_table(h, "sarena", players[:2])
+    clock = h.bot.turnclock
+    await clock.stop()  # this test runs the rounds itself
+    live = await h.bot.tables.get(table.id)
+    for i in range(5000):  # 5,000 turns, each ending before its deadline
+        live.row.deadline = T0 + HOUR + i
+        clock._on_change(table.id)
+    assert clock.pending <= 4 * 3 * 2 + 1024 + 3
+    # Commits that do not change the deadline schedule nothing.
+    before = clock.pending
+    clock._on_change(table.id)
+    assert clock.pending == before
+    # When everything is due, only the live deadline's three entries (two reminders and the
+    # timeout) are looked at; the ended turns' entries are skipped unread.
+    h.clock.now = T0 + HOUR + 10_000
+    assert await clock.run_due() == 3 and clock.pending == 0

@@ -14,13 +14,12 @@ from hypothesis import strategies as st
 
 from bot.ai import choose_action, seat_view
 from bot.games.sarena import Sarena, ai, playout
-from bot.games.sarena.board import SQUARE_INDEX
 from bot.games.sarena.chips import (B_UP, COLOUR_INDEX, COLOURS, DOWN, DOWN_SEEN, PAIRS, UP,
-                                    UP_SEEN, new_chip, pile_chips)
+                                    UP_SEEN, pile_chips)
 from bot.games.sarena.scoring import final_result
 
 LEVELS = ("easy", "medium", "hard")
-W, B, R, Y = "white", "black", "red", "yellow"
+from tests.games.test_sarena_rules import B, R, W, Y, game_with
 
 
 def random_game(seed: int, seats: int, moves: int, *, fair: bool = False,
@@ -49,24 +48,6 @@ def running_positions(count: int, seed: int):
             yield game
 
 
-def chip(up: str, down: str) -> int:
-    a, b = sorted((COLOUR_INDEX[up], COLOUR_INDEX[down]))
-    return new_chip(a, b, b_up=COLOUR_INDEX[up] == b)
-
-
-def game_with(layout: dict[str, list[tuple[str, str]]], *, seats: int = 2,
-              colours: tuple[str, ...] = (W, B, R, Y), to_move: int = 0) -> Sarena:
-    """A game whose board holds exactly ``layout``: square -> chips (up, down) bottom to top."""
-    state = Sarena.new(seats, {}, 0).to_json()
-    piles, heights = [0] * 36, [0] * 36
-    for square, chips in layout.items():
-        i = SQUARE_INDEX[square]
-        heights[i] = len(chips)
-        for k, (up, down) in enumerate(chips):
-            piles[i] |= chip(up, down) << (8 * k)
-    state.update(piles=piles, heights=heights, to_move=to_move,
-                 colours=[COLOUR_INDEX[c] for c in colours[:seats]])
-    return Sarena.from_json(state)
 
 
 def chip_byte(up: int, down: int, up_seen: bool, down_seen: bool) -> int:

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.ai import choose_action, seat_view
+from tests.games.test_sensei_properties import play_to
 from bot.games.sensei import Sensei, check_turn, legal_turns
 from bot.games.sensei import ai
 from bot.games.sensei.barrier import worst_barrier
@@ -32,15 +33,8 @@ def position(green, red, green_character, red_character, to_move=0, **options):
     return Sensei.from_json(data)
 
 
-def random_walk(options: dict, seed: int, steps: int) -> Sensei:
-    """A game after up to ``steps`` uniformly random actions (turns may be left half done)."""
-    rng = random.Random(seed)
-    game = Sensei.new(2, options, seed)
-    for _ in range(steps):
-        if game.to_move is None:
-            break
-        game.apply(game.to_move, rng.choice(game.legal_actions(game.to_move)))
-    return game
+# A game after up to ``steps`` uniformly random actions (turns may be left half done).
+random_walk = play_to
 
 
 def scattered(rng: random.Random, options: dict) -> Sensei:
