@@ -20,7 +20,19 @@ def _parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="measure interaction, store, restore and per-game speed")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     bench.add_argument("--quick", action="store_true", help="smaller samples (CI smoke run)")
+    bench.add_argument("--db", choices=("sqlite", "postgres", "both"), default="both",
+                       help="the backends to measure side by side (postgres starts a throwaway "
+                            "server unless BENCH_DATABASE_URL names one; default: both)")
     sub.add_parser("check", help="validate the configuration and the database, then exit")
+    migrate = sub.add_parser(
+        "migrate-db", help="copy every table, game and history row to another database",
+        description="Copy a whole database, e.g. from SQLite to PostgreSQL. Stop the bot "
+                    "first; running it again copies only what is missing.")
+    migrate.add_argument("--from", dest="source", required=True, metavar="URL",
+                         help="sqlite:///path/to/tabletop.sqlite3 or postgresql://…")
+    migrate.add_argument("--to", dest="target", required=True, metavar="URL",
+                         help="postgresql://user:password@host/database or sqlite:///…")
+    migrate.add_argument("--quiet", action="store_true", help="no progress bar")
     from .arena import add_arguments
     add_arguments(sub.add_parser("arena", help="play seeded AI-against-AI games and print win rates"))
     return parser
@@ -33,7 +45,7 @@ def _fail(message: str) -> int:
 
 async def _open_store(settings: Settings):
     from .store import Store
-    return await Store.open(settings.database_path)
+    return await Store.open(settings.database, scope=settings.scope)
 
 
 async def _run(settings: Settings) -> int:
@@ -73,7 +85,19 @@ def stop_on_signals(bot) -> None:
 async def _check(settings: Settings) -> int:
     store = await _open_store(settings)
     await store.close()
-    print(f"ok: configuration valid, database {settings.database_path} ready")
+    print(f"ok: configuration valid, database {store.path or store.backend.url} ready")
+    return 0
+
+
+def _migrate_db(args: argparse.Namespace) -> int:
+    from .store.transfer import migrate_db, report
+    try:
+        counts = asyncio.run(migrate_db(args.source, args.target, progress=not args.quiet))
+    except ConfigError as exc:
+        return _fail(str(exc))
+    print(report(counts))
+    print(f"done: {sum(c.copied for c in counts)} rows copied, "
+          f"{sum(c.already for c in counts)} were already there.")
     return 0
 
 
@@ -85,7 +109,9 @@ def main(argv: list[str] | None = None) -> int:
         return arena_main(args)
     if command == "bench":
         from .bench import main as bench_main
-        return bench_main(json_output=args.json, quick=args.quick)
+        return bench_main(json_output=args.json, quick=args.quick, db=args.db)
+    if command == "migrate-db":
+        return _migrate_db(args)
     from dotenv import find_dotenv, load_dotenv
     # .env of the directory the bot is started from, not of the installed package
     load_dotenv(find_dotenv(usecwd=True))

@@ -28,13 +28,15 @@ def _ms(values: list[float]) -> dict[str, float]:
             "n": len(values)}
 
 
-async def _bot(db: Path):
+async def _bot(db: Path | str):
     from .client import TabletopBot
     from .store import Store
     from .testing.fake_discord import Harness
 
     store = await Store.open(db)
-    bot = TabletopBot(Settings("", db, None, "WARNING"), store)
+    url = db if isinstance(db, str) and "://" in db else None
+    bot = TabletopBot(Settings("", Path("unused") if url else Path(db), None, "WARNING",
+                               database_url=url), store)
     harness = await Harness.start(bot)
     for cog in bot.cogs.values():
         if hasattr(cog, "render"):
@@ -307,8 +309,8 @@ async def _bench_commit(h) -> dict[str, float]:
     store = h.bot.store
     live = next(iter(h.bot.tables._cache.values()))
     durations = []
-    def touch(db) -> None:
-        db.execute("UPDATE game_tables SET updated_at=? WHERE id=?", (time.time(), live.id))
+    async def touch(tx) -> None:
+        await tx.execute("UPDATE game_tables SET updated_at=? WHERE id=?", (time.time(), live.id))
 
     for _ in range(200):
         started = time.perf_counter()
@@ -426,7 +428,182 @@ def bench_games(quick: bool) -> dict[str, Any]:
     return out
 
 
-def main(*, json_output: bool = False, quick: bool = False) -> int:
+class _Databases:
+    """Fresh databases for one backend: files in a temporary folder, or databases on a
+    throwaway PostgreSQL server (fsync on, as SQLite's synchronous=FULL)."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.server = None
+        self.folder = tempfile.TemporaryDirectory()
+        self.made = 0
+
+    def __enter__(self) -> "_Databases":
+        if self.kind == "postgres":
+            from .testing.pgserver import TempPostgres
+            self.server = TempPostgres(durable=True).start()
+        return self
+
+    def new(self) -> Path | str:
+        self.made += 1
+        if self.server is None:
+            return Path(self.folder.name) / f"db{self.made}.sqlite3"
+        return self.server.new_database()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.server is not None:
+            self.server.stop()
+        self.folder.cleanup()
+
+
+async def _backend_clicks(db: Path | str, tables: int, bursts: int) -> dict[str, Any]:
+    """Every table's player clicks at the same instant, ``bursts`` times over."""
+    h = await _bot(db)
+    try:
+        opened = await _narabi_tables(h, tables)
+        for table_id, members in opened:  # warm up: every game state loaded, statements cached
+            await _switch_click(h, table_id, members)
+        await h.settle()
+        burst: list[float] = []
+        for _ in range(bursts):
+            started = []
+            for tid, m in opened:
+                started.append(await _switch_click(h, tid, m))
+                await asyncio.sleep(0)
+            await h.settle()
+            burst += [h.fake.acked_at[g[0]] - g[1] for g in started
+                      if g is not None and g[0] in h.fake.acked_at]
+    finally:
+        await h.bot.close()
+    return _ms(burst)
+
+
+async def _backend_commits(db: Path | str, seconds: float, writers: int = 64) -> dict[str, Any]:
+    """Commits per second sustained: ``writers`` tables each saving a move (its state, its
+    action row, its version guard) as fast as the store takes them."""
+    from .store import SeatRow, Store
+
+    store = await Store.open(db)
+    try:
+        rows = []
+        for i in range(writers):
+            table = await store.create_table(game="narabi", guild_id=1, channel_id=70_000 + i,
+                                             host_id=1, host_name="p", options={}, locale="en")
+            await store.set_seats(table.id, [SeatRow(0, 1, "p"), SeatRow(1, 2, "q")])
+            await store.start_game(table.id, 1, {"n": 0}, None)
+            rows.append(await store.get_table(table.id))
+        state = {"cards": list(range(40)), "turn": 0}
+        loop = asyncio.get_running_loop()
+        stop_at = loop.time() + seconds
+        durations: list[float] = []
+
+        async def writer(row) -> None:
+            while loop.time() < stop_at:
+                row.version += 1
+                started = time.perf_counter()
+                await store.record_action(row, seat=0, user_id=1, action={"card": row.version},
+                                          state=state)
+                durations.append(time.perf_counter() - started)
+
+        before, started = store.commits, time.perf_counter()
+        await asyncio.gather(*(writer(r) for r in rows))
+        elapsed = time.perf_counter() - started
+        return dict(_ms(durations), commits_per_s=round((store.commits - before) / elapsed),
+                    writers=writers, transactions=store.batches)
+    finally:
+        await store.close()
+
+
+async def _backend_restore(db: Path | str, count: int) -> dict[str, Any]:
+    """Restore of ``count`` unfinished tables (with their clocks) by a fresh process."""
+    from .games import game_class
+    from .store import Store
+    from .tables import TableService
+    from .turnclock import TurnClock
+
+    store = await Store.open(db)
+    cls = game_class("narabi")
+    states = [json.dumps(cls.new(4, {"advanced": False}, seed).to_json()) for seed in range(50)]
+    now = time.time()
+
+    async def fill(tx, first: int, last: int) -> None:
+        await tx.executemany(
+            "INSERT INTO game_tables (id, game, guild_id, channel_id, host_id, status, options, "
+            "locale, seed, version, state, thread_id, board_message_id, created_at, updated_at, "
+            "turn_limit, deadline, deadline_seat, board_version) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)",
+            [(i, "narabi", 1, 10_000 + i, 1, "playing", '{"advanced":false}', "en-US", i, 0,
+              states[i % len(states)], 20_000 + i, 30_000 + i, now, now, 86_400.0,
+              now + 86_400.0 * (0.6 + i / count), 0) for i in range(first, last)])
+        await tx.executemany("INSERT INTO seats (table_id, seat, user_id, name) VALUES (?,?,?,?)",
+                             [(i, s, 100 + s, f"p{s}") for i in range(first, last)
+                              for s in range(4)])
+
+    for first in range(1, count + 1, 2000):
+        await store.write(lambda tx, f=first: fill(tx, f, min(count + 1, f + 2000)))
+    await store.close()
+    started = time.perf_counter()
+    store = await Store.open(db)
+    service = TableService(store)
+    restored = await service.restore()
+    clocks = await TurnClock(service, on_change=lambda _: None).load()
+    elapsed = time.perf_counter() - started
+    await store.close()
+    return {"tables": restored, "clocks": clocks, "seconds": round(elapsed, 3)}
+
+
+def bench_backends(kinds: list[str], quick: bool) -> dict[str, Any]:
+    """The same figures on each backend, in the same run: a burst of clicks on every table
+    at once, commits per second sustained, and the restore of many unfinished tables."""
+    tables, bursts = (40, 2) if quick else (200, 3)
+    restore = 1_000 if quick else 10_000
+    out: dict[str, Any] = {}
+    for kind in kinds:
+        try:
+            with _Databases(kind) as dbs:
+                out[kind] = {
+                    "clicks": asyncio.run(_backend_clicks(dbs.new(), tables, bursts)),
+                    "commits": asyncio.run(_backend_commits(dbs.new(), 1.0 if quick else 3.0)),
+                    "restore": asyncio.run(_backend_restore(dbs.new(), restore)),
+                }
+        except Exception as exc:  # a backend that cannot run here is reported, not fatal
+            from .testing.pgserver import Unavailable
+            if not isinstance(exc, Unavailable):
+                raise
+            out[kind] = {"unavailable": str(exc)}
+    return out
+
+
+def _print_backends(backends: dict[str, Any]) -> None:
+    kinds = list(backends)
+    ready = [k for k in kinds if "unavailable" not in backends[k]]
+    for kind in kinds:
+        if kind not in ready:
+            print(f"database {kind}: not measured ({backends[kind]['unavailable']})")
+    if not ready:
+        return
+    width = 14
+    first = backends[ready[0]]
+    print("databases, same run".ljust(46) + "".join(k.rjust(width) for k in ready))
+    rows = [
+        (f"{first['clicks']['n'] // max(1, len(ready) and 1)} clicks, every table at once: p50",
+         lambda b: f"{b['clicks']['p50_ms']:.1f} ms"),
+        ("  p99", lambda b: f"{b['clicks']['p99_ms']:.1f} ms"),
+        (f"commits/s sustained ({first['commits']['writers']} tables saving moves)",
+         lambda b: f"{b['commits']['commits_per_s']}"),
+        ("  one move saved: p99", lambda b: f"{b['commits']['p99_ms']:.1f} ms"),
+        (f"restore {first['restore']['tables']} unfinished tables + clocks",
+         lambda b: f"{b['restore']['seconds']:.3f} s"),
+    ]
+    for label, cell in rows:
+        print(label.ljust(46) + "".join(cell(backends[k]).rjust(width) for k in ready))
+    if "sqlite" in ready and "postgres" in ready:
+        ratio = backends["postgres"]["clicks"]["p99_ms"] / backends["sqlite"]["clicks"]["p99_ms"]
+        print(f"  PostgreSQL click p99 = ×{ratio:.2f} SQLite's (target ≤ ×1.5); restore target "
+              f"≤ 1 s on either")
+
+
+def main(*, json_output: bool = False, quick: bool = False, db: str = "both") -> int:
     import logging
 
     logging.basicConfig(level=logging.WARNING)
@@ -439,6 +616,7 @@ def main(*, json_output: bool = False, quick: bool = False) -> int:
         "ai_load": asyncio.run(bench_ai_load(40 if quick else 200, 10)),
         "replay": bench_replay(60),
         "games": bench_games(quick),
+        "backends": bench_backends(["sqlite", "postgres"] if db == "both" else [db], quick),
     }
     if json_output:
         json.dump(figures, sys.stdout, indent=2)
@@ -485,4 +663,5 @@ def main(*, json_output: bool = False, quick: bool = False) -> int:
         shown = "  ".join(f"{k} {round(v, 2) if isinstance(v, float) else v}"
                           for k, v in numbers.items())
         print(f"{game}: {shown}")
+    _print_backends(figures["backends"])
     return 0

@@ -77,17 +77,20 @@ class Tree(app_commands.CommandTree):
             log.warning("could not answer a failed command: %s", exc.status)
 
 
-class TabletopBot(commands.Bot):
+class TabletopBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, store: Store, *, sync_commands: bool = True) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channel and thread objects for the game messages
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, tree_cls=Tree,
                          allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
-                                                                  users=True))
+                                                                  users=True),
+                         shard_count=settings.shard_count,
+                         shard_ids=list(settings.shard_ids) if settings.shard_ids else None)
         self.settings = settings
         self.store = store
         store.rated_per_day = settings.rated_per_day
+        store.scope = settings.scope
         self.tables = TableService(store)
         self.router = Router(self.tables)
         self.reconciler = Reconciler(self)
@@ -165,8 +168,10 @@ class TabletopBot(commands.Bot):
 
     async def on_ready(self) -> None:
         assert self.user is not None
-        log.info("ready as %s (%s) in %d servers; %d unfinished tables restored",
-                 self.user, self.user.id, len(self.guilds), self.restored)
+        log.info("ready as %s (%s) in %d servers on shards %s of %s; %d unfinished tables "
+                 "restored", self.user, self.user.id, len(self.guilds),
+                 ",".join(map(str, self.shard_ids or [])) or "all", self.shard_count,
+                 self.restored)
 
     async def shutdown(self, grace: float = SHUTDOWN_GRACE) -> None:
         """Stop taking interactions, let those under way finish (``grace`` seconds at most),

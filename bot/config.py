@@ -46,6 +46,25 @@ class Settings:
     ai_think_limit: float = DEFAULT_AI_THINK_LIMIT
     #: games a day between the same people that count for ratings
     rated_per_day: int = 3
+    #: a ``postgresql://`` URL (None: the SQLite file at ``database_path``)
+    database_url: str | None = None
+    #: shards of the whole bot (None: Discord's recommendation, all in this process)
+    shard_count: int | None = None
+    #: the shards this process runs (None: all of them)
+    shard_ids: tuple[int, ...] | None = None
+
+    @property
+    def database(self) -> str | Path:
+        """What ``Store.open`` opens."""
+        return self.database_url or self.database_path
+
+    @property
+    def scope(self):
+        """The servers whose tables this process owns."""
+        from .store import EVERYTHING, ShardScope
+        if self.shard_count is None:
+            return EVERYTHING
+        return ShardScope(self.shard_count, self.shard_ids or tuple(range(self.shard_count)))
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, *, require_token: bool = True) -> "Settings":
@@ -66,7 +85,12 @@ class Settings:
         level = (env.get("LOG_LEVEL", "").strip() or "INFO").upper()
         if level not in _LOG_LEVELS:
             raise ConfigError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}, got {level!r}.")
-        path = Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH)
+        path, url = _database(env)
+        shard_count, shard_ids = _shards(env)
+        if shard_ids is not None and len(shard_ids) < (shard_count or 0) and url is None:
+            raise ConfigError("SHARD_IDS / CLUSTER_INDEX run only some shards in this process, so "
+                              "other processes run the rest: they must share one database. Set "
+                              "DATABASE_URL=postgresql://… (see \"Running at scale\" in the README).")
         ttl = _positive(env, "LOBBY_TTL_HOURS", "hours, e.g. 24")
         retention = _positive(env, "RETENTION_DAYS", "days, e.g. 365, or leave it empty to keep "
                                                     "every finished game")
@@ -81,7 +105,70 @@ class Settings:
                    ai_workers=default_ai_workers() if workers is None else int(workers),
                    ai_pause_seconds=DEFAULT_AI_PAUSE if pause is None else pause,
                    ai_think_limit=DEFAULT_AI_THINK_LIMIT if limit is None else limit,
-                   rated_per_day=3 if per_day is None else int(per_day))
+                   rated_per_day=3 if per_day is None else int(per_day),
+                   database_url=url, shard_count=shard_count, shard_ids=shard_ids)
+
+
+def _database(env: Mapping[str, str]) -> tuple[Path, str | None]:
+    """DATABASE_URL (``sqlite:///path`` or ``postgresql://…``) or DATABASE_PATH."""
+    url = env.get("DATABASE_URL", "").strip()
+    if not url:
+        return Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH), None
+    if url.startswith("sqlite:///") and len(url) > len("sqlite:///"):
+        return Path(url[len("sqlite:///"):]), None
+    if url.startswith(("postgresql://", "postgres://")):
+        return Path(DEFAULT_DATABASE_PATH), url
+    raise ConfigError(f"DATABASE_URL must start with sqlite:/// (then a file path, e.g. "
+                      f"sqlite:///data/tabletop.sqlite3) or postgresql:// (e.g. "
+                      f"postgresql://bot:secret@localhost/tabletop), got {url.split(':')[0]!r}.")
+
+
+def _int_list(text: str, name: str) -> list[int]:
+    """``0,1,2`` or ``0-3`` or a mix."""
+    out: list[int] = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        low, dash, high = part.partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise ConfigError(f"{name} must be shard numbers like 0,1,2 or 0-3, got {text!r}.")
+        out += range(int(low), int(high) + 1) if dash else [int(low)]
+    return out
+
+
+def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT with SHARD_IDS, or CLUSTER_COUNT and CLUSTER_INDEX (shards dealt out in
+    turn: cluster i runs shards i, i + clusters, …)."""
+    count_text = env.get("SHARD_COUNT", "").strip()
+    ids_text = env.get("SHARD_IDS", "").strip()
+    clusters_text = env.get("CLUSTER_COUNT", "").strip()
+    index_text = env.get("CLUSTER_INDEX", "").strip()
+    for name, text in (("SHARD_COUNT", count_text), ("CLUSTER_COUNT", clusters_text),
+                       ("CLUSTER_INDEX", index_text)):
+        if text and not text.isdigit():
+            raise ConfigError(f"{name} must be a whole number, got {text!r}.")
+    count = int(count_text) if count_text else None
+    if count == 0:
+        raise ConfigError("SHARD_COUNT must be at least 1.")
+    if ids_text and (clusters_text or index_text):
+        raise ConfigError("set SHARD_IDS, or CLUSTER_COUNT and CLUSTER_INDEX, not both.")
+    if ids_text:
+        if count is None:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT (the shards of all processes together).")
+        ids = sorted(set(_int_list(ids_text, "SHARD_IDS")))
+        if not ids or ids[-1] >= count:
+            raise ConfigError(f"SHARD_IDS must be between 0 and {count - 1} (SHARD_COUNT={count}).")
+        return count, tuple(ids)
+    if clusters_text or index_text:
+        if not (clusters_text and index_text):
+            raise ConfigError("set both CLUSTER_COUNT and CLUSTER_INDEX (0 for the first process).")
+        clusters, index = int(clusters_text), int(index_text)
+        if clusters == 0 or index >= clusters:
+            raise ConfigError(f"CLUSTER_INDEX must be between 0 and CLUSTER_COUNT - 1, got "
+                              f"{index} of {clusters}.")
+        count = count or clusters
+        if count < clusters:
+            raise ConfigError(f"SHARD_COUNT ({count}) must be at least CLUSTER_COUNT ({clusters}).")
+        return count, tuple(range(index, count, clusters))
+    return count, None
 
 
 def _positive(env: Mapping[str, str], name: str, unit: str) -> float | None:

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import asyncio
+import os
 from pathlib import Path
 
 import pytest
@@ -8,20 +10,83 @@ from bot.client import TabletopBot
 from bot.config import Settings
 from bot.store import Store
 from bot.testing.fake_discord import FakeDiscord, Harness, Member
+from bot.testing.pgserver import TEMPLATE, TempPostgres, Unavailable
+
+BACKENDS = ("sqlite", "postgresql")
+#: a test about SQLite's file (its locks, its disk, its deletion) runs on SQLite only
+SQLITE_ONLY = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+POSTGRES_ONLY = pytest.mark.parametrize("database", ["postgresql"], indirect=True)
 
 
-async def start_bot(db_path: Path, fake: FakeDiscord | None = None) -> Harness:
-    store = await Store.open(db_path)
+async def start_bot(database: Path | str, fake: FakeDiscord | None = None) -> Harness:
+    """A bot on ``database`` (a SQLite path or a PostgreSQL URL) behind a fake Discord."""
+    store = await Store.open(database)
     # AI players play without the pause meant for people watching; one search process.
-    settings = Settings(token="", database_path=db_path, dev_guild_id=None, log_level="INFO",
-                        ai_workers=1, ai_pause_seconds=0.0)
+    is_url = isinstance(database, str) and "://" in database
+    settings = Settings(token="", database_path=Path("unused.sqlite3") if is_url else Path(database),
+                        dev_guild_id=None, log_level="INFO", ai_workers=1, ai_pause_seconds=0.0,
+                        database_url=database if is_url else None)
     bot = TabletopBot(settings, store)
     return await Harness.start(bot, fake)
 
 
+@pytest.fixture(autouse=True)
+async def close_stores(monkeypatch):
+    """Every store a test opened is closed after it, even when the test failed half-way (an
+    open store's threads would keep the test run from ever exiting)."""
+    opened: list[Store] = []
+    original = Store.open.__func__  # type: ignore[attr-defined]
+
+    async def open_and_remember(cls, *args, **kwargs):
+        store = await original(cls, *args, **kwargs)
+        opened.append(store)
+        return store
+
+    monkeypatch.setattr(Store, "open", classmethod(open_and_remember))
+    yield
+    for store in opened:
+        await store.close()
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """One PostgreSQL server for the session, with a migrated template each test's database
+    is copied from. Skipped without PostgreSQL's programs, except in CI, where it must run."""
+    try:
+        server = TempPostgres().start()
+    except Unavailable as exc:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI must test the PostgreSQL backend, but: {exc}")
+        pytest.skip(f"PostgreSQL tests skipped: {exc}")
+    server.psql(f"CREATE DATABASE {TEMPLATE}")
+
+    async def migrate() -> None:
+        await (await Store.open(server.url(TEMPLATE))).close()
+
+    asyncio.run(migrate())
+    yield server
+    server.stop()
+
+
 @pytest.fixture
-async def harness(tmp_path: Path):
-    h = await start_bot(tmp_path / "bot.sqlite3")
+def postgres_url(pg_server):
+    """A fresh, migrated PostgreSQL database for one test."""
+    url = pg_server.new_database(template=TEMPLATE)
+    yield url
+    pg_server.drop_database(url)
+
+
+@pytest.fixture(params=BACKENDS)
+def database(request, tmp_path: Path):
+    """The test runs once on a SQLite file and once on a PostgreSQL database."""
+    if request.param == "sqlite":
+        return tmp_path / "bot.sqlite3"
+    return request.getfixturevalue("postgres_url")
+
+
+@pytest.fixture
+async def harness(database):
+    h = await start_bot(database)
     yield h
     await h.bot.close()
 

@@ -60,7 +60,9 @@ def user_payload(user_id: int, name: str) -> dict[str, Any]:
 class FakeDiscord:
     """The recorded side of Discord: requests, messages, threads, closed DMs."""
 
-    def __init__(self) -> None:
+    def __init__(self, guild_id: int = GUILD_ID) -> None:
+        #: the server every interaction comes from (its shard is (guild_id >> 22) % count)
+        self.guild_id = guild_id
         self.requests: list[Request] = []
         self.messages: dict[int, dict[str, Any]] = {}
         self.channel_of: dict[int, int] = {}
@@ -114,7 +116,7 @@ class FakeDiscord:
                         "url": f"https://cdn.invalid/{name}", "proxy_url": f"https://cdn.invalid/{name}"}
                        for name, data in files]
         message = {
-            "id": str(message_id), "channel_id": str(channel_id), "guild_id": str(GUILD_ID),
+            "id": str(message_id), "channel_id": str(channel_id), "guild_id": str(self.guild_id),
             "author": user_payload(BOT_ID, "Tabletop"), "content": body.get("content") or "",
             "timestamp": "2026-11-21T00:00:00+00:00", "edited_timestamp": None, "tts": False,
             "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": attachments,
@@ -198,7 +200,7 @@ class FakeDiscord:
                     raise discord.HTTPException(_Response(400, "Bad Request"), {
                         "code": 160004, "message": "A thread has already been created for this message"})
                 thread_id = message_id  # Discord gives a thread started from a message its id
-                thread = {"id": str(thread_id), "type": 11, "guild_id": str(GUILD_ID),
+                thread = {"id": str(thread_id), "type": 11, "guild_id": str(self.guild_id),
                           "parent_id": str(channel_id), "name": body["name"],
                           "owner_id": str(BOT_ID), "message_count": 0, "member_count": 1,
                           "rate_limit_per_user": 0,
@@ -344,19 +346,19 @@ class Harness:
         token = f"tok{next(self._tokens)}"
         is_thread = channel_id in self.fake.threads
         channel = (dict(self.fake.threads[channel_id]) if is_thread else
-                   {"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID), "name": "games",
+                   {"id": str(channel_id), "type": 0, "guild_id": str(self.fake.guild_id), "name": "games",
                     "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None})
         self.fake._interaction_channels[token] = channel_id
         payload = {
             "id": str(snowflake()), "application_id": str(APP_ID), "type": kind, "token": token,
-            "version": 1, "guild_id": str(GUILD_ID), "channel_id": str(channel_id),
+            "version": 1, "guild_id": str(self.fake.guild_id), "channel_id": str(channel_id),
             "channel": channel,
             "member": {"user": user_payload(member.id, member.name), "roles": [],
                        "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False, "mute": False,
                        "permissions": member.permissions, "flags": 0, "nick": None},
             "locale": member.locale, "guild_locale": self.fake.guild_locale,
             "app_permissions": self.fake.app_permissions, "entitlements": [],
-            "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
+            "authorizing_integration_owners": {"0": str(self.fake.guild_id)}, "context": 0,
             "attachment_size_limit": 8 * 1024 * 1024,
         }
         return token, payload

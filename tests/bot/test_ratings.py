@@ -110,12 +110,12 @@ async def test_leaderboard_pages_and_your_own_place(harness, players):
     store = h.bot.store
     guild = (await start_table(h, "sensei", players[:2])).lobby["guild_id"]
 
-    def seed(db) -> None:
+    async def seed(tx) -> None:
         for i in range(23):
-            db.execute("INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, "
+            await tx.execute("INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, "
                        "updated_at) VALUES (?,?,?,?,?,?,0)",
                        (int(guild), "sensei", 5000 + i, 20.0 + i, 2.0, i + 1))
-        db.execute("INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at) "
+        await tx.execute("INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at) "
                    "VALUES (?,?,?,?,?,?,0)", (int(guild), "sensei", ana.id, 10.0, 1.0, 4))
 
     await store.write(seed)

@@ -17,7 +17,7 @@ from bot import logs
 from bot.store import StoreFailure, classify
 from bot.testing.fake_discord import (CHANNEL_ID, GUILD_ID, Member, find_component, snowflake,
                                       user_payload)
-from tests.conftest import start_bot
+from tests.conftest import POSTGRES_ONLY, SQLITE_ONLY, start_bot
 from tests.helpers import (board, ephemeral_reply, last_message, narabi_switch, open_lobby,
                            random_move, start_table)
 
@@ -255,6 +255,7 @@ async def test_a_full_disk_is_answered_and_nothing_moves(small_disk, players, ca
         await h.bot.close()
 
 
+@SQLITE_ONLY
 async def test_an_io_error_is_answered_and_nothing_moves(harness, players, caplog):
     import resource
     import signal
@@ -273,6 +274,7 @@ async def test_an_io_error_is_answered_and_nothing_moves(harness, players, caplo
     assert await narabi_switch(h, table, random.Random(6)) is not None
 
 
+@SQLITE_ONLY
 async def test_a_read_only_database_is_answered(harness, players, caplog):
     h = harness
     table = await start_table(h, "narabi", players[:3])
@@ -280,6 +282,7 @@ async def test_a_read_only_database_is_answered(harness, players, caplog):
     await expect_store_refusal(h, table, caplog, "read-only")
 
 
+@SQLITE_ONLY
 async def test_a_database_locked_by_another_program_is_answered_as_locked(harness, players,
                                                                            caplog):
     h = harness
@@ -294,6 +297,65 @@ async def test_a_database_locked_by_another_program_is_answered_as_locked(harnes
     assert await narabi_switch(h, table, random.Random(7)) is not None
 
 
+@POSTGRES_ONLY
+async def test_a_table_locked_by_another_postgres_session_is_answered_as_locked(
+        harness, players, caplog, database):
+    """Another program holds a lock on the tables: the click waits the statement timeout (well
+    inside Discord's three seconds), is refused as locked, and works once the lock is gone."""
+    import asyncpg
+    h = harness
+    table = await start_table(h, "narabi", players[:3])
+    other = await asyncpg.connect(database)
+    holding = other.transaction()
+    await holding.start()
+    await other.execute("LOCK TABLE game_tables IN EXCLUSIVE MODE")  # reads go on
+    try:
+        await expect_store_refusal(h, table, caplog, "lock")
+    finally:
+        await holding.rollback()
+        await other.close()
+    assert await narabi_switch(h, table, random.Random(7)) is not None
+
+
+@POSTGRES_ONLY
+async def test_a_lost_postgres_connection_is_answered_and_the_next_click_works(
+        harness, players, caplog, database):
+    """The server drops the bot's connections (a restart, a failover). Idle ones are replaced
+    unnoticed; a write cut off half-way is answered "could not save", nothing moves, and the
+    next click works."""
+    import asyncpg
+    h = harness
+    table = await start_table(h, "narabi", players[:3])
+    admin = await asyncpg.connect(database)
+    name = database.rsplit("/", 1)[-1]
+    cut = ("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+           "WHERE datname = $1 AND pid <> pg_backend_pid()")
+    await admin.execute(cut, name)
+    assert await narabi_switch(h, table, random.Random(8)) is not None  # idle: reconnected
+
+    live = await h.bot.tables.get(table.id)
+    version = live.row.version
+    holding = admin.transaction()
+    await holding.start()
+    await admin.execute("LOCK TABLE game_tables IN EXCLUSIVE MODE")  # the next write waits
+    caplog.clear()
+    click = asyncio.create_task(confirm_switch(h, table, random.Random(9)))
+    for _ in range(100):  # until the bot's write is waiting on the lock
+        if await admin.fetchval("SELECT count(*) FROM pg_locks WHERE NOT granted"):
+            break
+        await asyncio.sleep(0.02)
+    await admin.execute(cut, name)
+    await holding.rollback()
+    token = await asyncio.wait_for(click, 20)  # answered, never left hanging
+    await admin.close()
+    assert "Could not save" in h.reply_text(token)
+    assert (await h.bot.tables.get(table.id)).row.version == version
+    lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert any("cannot be reached" in line for line in lines), lines
+    assert await narabi_switch(h, table, random.Random(10)) is not None
+
+
+@SQLITE_ONLY
 async def test_a_deleted_database_file_is_noticed_and_writes_refused(harness, players, caplog):
     h = harness
     table = await start_table(h, "narabi", players[:3])
@@ -531,9 +593,9 @@ async def test_a_finished_game_is_kept_as_seed_log_and_result(harness, players):
     rng = random.Random(6)
     while await narabi_switch(h, table, rng) is not None:
         pass
-    with sqlite3.connect(h.bot.store.path) as db:
-        state, packed = db.execute("SELECT state, packed_log FROM game_tables WHERE id=?",
-                                   (table.id,)).fetchone()
-        rows = db.execute("SELECT COUNT(*) FROM actions WHERE table_id=?", (table.id,)).fetchone()
+    [(state, packed)] = await h.bot.store._fetchall(
+        "SELECT state, packed_log FROM game_tables WHERE id=?", (table.id,))
+    [rows] = await h.bot.store._fetchall("SELECT COUNT(*) FROM actions WHERE table_id=?",
+                                         (table.id,))
     assert state is None and rows == (0,) and 0 < len(packed) < 1024
     assert len(await h.bot.store.actions(table.id)) == (await h.bot.tables.get(table.id)).row.version

@@ -1,0 +1,217 @@
+"""The shared backend: PostgreSQL through an asyncpg pool, for several bot processes on one
+database.
+
+Writes keep the SQLite backend's shape: the jobs waiting at one moment run in one transaction
+on one connection, each in its own savepoint, and commit together. Every table write is guarded
+by the version it expects, so when two processes race for one table the second finds the row
+moved on (PostgreSQL re-reads a row another transaction changed before its guard is checked)
+and answers as a stale click.
+"""
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import re
+from typing import Any, Iterable, Sequence
+
+import asyncpg
+
+from . import schema
+from .errors import Conflict, StoreError
+from .tx import Job, Outcomes
+
+log = logging.getLogger(__name__)
+
+#: the advisory lock two processes starting at once take to migrate one after the other
+MIGRATION_LOCK = 0x7461626C65746F70  # "tabletop"
+#: a deadlock between two processes' batches aborts one of them: it is run again this often
+RETRIES = 3
+#: seconds one statement may take before the write is given up (a lock held elsewhere)
+STATEMENT_TIMEOUT = 2.0
+
+#: seconds to wait for a free pooled connection before the write is answered as failed
+ACQUIRE_TIMEOUT = 2.0
+
+_PLACEHOLDER = re.compile(r"(\bIS )?\?")
+
+
+@functools.lru_cache(maxsize=512)
+def to_postgres(sql: str) -> str:
+    """``?`` placeholders numbered ``$1…``; SQLite's null-safe ``IS ?`` spelled out."""
+    count = 0
+
+    def number(match: re.Match[str]) -> str:
+        nonlocal count
+        count += 1
+        return ("IS NOT DISTINCT FROM " if match.group(1) else "") + f"${count}"
+
+    return _PLACEHOLDER.sub(number, sql)
+
+
+def classify(exc: BaseException) -> str:
+    """Which StoreFailure.CAUSES entry an asyncpg (or connection) error is."""
+    sqlstate = getattr(exc, "sqlstate", "") or ""
+    if sqlstate.startswith("53"):  # insufficient resources: disk full, out of memory
+        return "full"
+    if sqlstate == "25006":
+        return "read_only"
+    if sqlstate in ("40P01", "40001", "55P03", "57014"):  # deadlock, serialization, lock, timeout
+        return "locked"
+    if sqlstate.startswith("58"):
+        return "io"
+    if sqlstate.startswith("XX"):
+        return "damaged"
+    if isinstance(exc, asyncpg.InterfaceError) and "pool is clos" in str(exc).lower():
+        return "closed"
+    if sqlstate.startswith(("08", "57P")) or isinstance(
+            exc, (OSError, asyncpg.InterfaceError, asyncio.TimeoutError)):
+        return "unreachable"
+    return "other"
+
+
+def _count(status: str) -> int:
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class PostgresTx:
+    dialect = "postgresql"
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return _count(await self._conn.execute(to_postgres(sql), *params))
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        rows = list(rows)
+        if rows:
+            await self._conn.executemany(to_postgres(sql), rows)
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        return [tuple(r) for r in await self._conn.fetch(to_postgres(sql), *params)]
+
+    async def fetchrow(self, sql: str, params: Sequence[Any] = ()) -> tuple | None:
+        row = await self._conn.fetchrow(to_postgres(sql), *params)
+        return None if row is None else tuple(row)
+
+    async def fetchval(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return await self._conn.fetchval(to_postgres(sql), *params)
+
+
+async def migrate(conn: asyncpg.Connection) -> int:
+    """Bring the database to the last migration. The advisory lock makes a second process
+    starting at the same moment wait, then find nothing left to do."""
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+        await conn.execute(schema.for_postgres(schema.VERSION_TABLE))
+        current = await conn.fetchval("SELECT version FROM schema_version WHERE id = 1")
+        if current is None:
+            current = 0
+            await conn.execute("INSERT INTO schema_version (id, version) VALUES (1, 0)")
+        if current > len(schema.MIGRATIONS):
+            raise schema.SchemaTooNew(current)
+        for version in range(current, len(schema.MIGRATIONS)):
+            for statement in schema.statements(version):
+                await conn.execute(schema.for_postgres(statement))
+            await conn.execute("UPDATE schema_version SET version = $1 WHERE id = 1", version + 1)
+    return len(schema.MIGRATIONS)
+
+
+def _redact(url: str) -> str:
+    return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
+
+
+class PostgresBackend:
+    name = "postgresql"
+    integrity_errors: tuple[type[BaseException], ...] = (asyncpg.IntegrityConstraintViolationError,)
+
+    def __init__(self, url: str, pool: asyncpg.Pool) -> None:
+        self._url = url
+        self._pool = pool
+        self.broken: str | None = None
+        #: batches run again after a deadlock with another process
+        self.retried = 0
+
+    @property
+    def url(self) -> str:
+        return _redact(self._url)
+
+    @classmethod
+    async def open(cls, url: str, *, pool_size: int = 10) -> "PostgresBackend":
+        from ..config import ConfigError
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=pool_size, command_timeout=30,
+                server_settings={"application_name": "tabletop-bot",
+                                 "statement_timeout": str(int(STATEMENT_TIMEOUT * 1000))})
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError,
+                asyncio.TimeoutError) as exc:
+            raise ConfigError(f"cannot connect to the database {_redact(url)}: {exc}. Check "
+                              "DATABASE_URL (host, port, user, password, database name) and "
+                              "that the server is running.") from None
+        try:
+            async with pool.acquire() as conn:
+                await migrate(conn)
+        except schema.SchemaTooNew as exc:
+            await pool.close()
+            raise ConfigError(f"the database {_redact(url)} was written by a newer version of "
+                              f"the bot ({exc}): update the bot.") from None
+        except (asyncpg.PostgresError, OSError) as exc:
+            await pool.close()
+            raise ConfigError(f"cannot set up the database {_redact(url)}: {exc}") from None
+        return cls(url, pool)
+
+    def check(self) -> str | None:
+        return self.broken
+
+    classify = staticmethod(classify)
+
+    def is_failure(self, exc: BaseException) -> bool:
+        return isinstance(exc, (asyncpg.PostgresError, asyncpg.InterfaceError, OSError,
+                                asyncio.TimeoutError))
+
+    async def run_on_writer(self, statement: str) -> None:
+        async with self._pool.acquire() as conn:
+            await conn.execute(statement)
+
+    async def fetch(self, sql: str, params: Sequence[Any]) -> list[tuple]:
+        async with self._pool.acquire(timeout=ACQUIRE_TIMEOUT) as conn:
+            return [tuple(r) for r in await conn.fetch(to_postgres(sql), *params)]
+
+    async def run_batch(self, jobs: list[Job]) -> Outcomes:
+        for attempt in range(RETRIES + 1):
+            outcomes = await self._run_batch(jobs)
+            error = outcomes[2]
+            if error is None or getattr(error, "sqlstate", "") not in ("40P01", "40001") \
+                    or attempt == RETRIES:
+                return outcomes
+            self.retried += 1
+        return outcomes  # pragma: no cover (the loop returns)
+
+    async def _run_batch(self, jobs: list[Job]) -> Outcomes:
+        outcomes: list[tuple[Any, BaseException | None]] = []
+        index = -1
+        try:
+            async with self._pool.acquire(timeout=ACQUIRE_TIMEOUT) as conn:
+                tx = PostgresTx(conn)
+                async with conn.transaction():
+                    for index, job in enumerate(jobs):
+                        try:
+                            async with conn.transaction():  # a savepoint
+                                value = await job(tx)
+                        except (asyncpg.IntegrityConstraintViolationError, StoreError, KeyError,
+                                TypeError) as exc:
+                            if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
+                                exc = Conflict(str(exc))
+                            outcomes.append((None, exc))
+                            continue
+                        outcomes.append((value, None))
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError,
+                asyncio.TimeoutError) as exc:
+            return [], index if index >= 0 else len(jobs) - 1, exc
+        return outcomes, -1, None
+
+    async def close(self) -> None:
+        await self._pool.close()
