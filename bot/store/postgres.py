@@ -1,8 +1,8 @@
 """The shared backend: PostgreSQL through an asyncpg pool, for several bot processes on one
 database.
 
-Writes keep the SQLite backend's shape: the jobs waiting at one moment run in one transaction
-on one connection, each in its own savepoint, and commit together. Every table write is guarded
+Each write job runs in its own transaction on a pooled connection, concurrently with the others
+(PostgreSQL groups concurrent commits' disk flushes itself). Every table write is guarded
 by the version it expects, so when two processes race for one table the second finds the row
 moved on (PostgreSQL re-reads a row another transaction changed before its guard is checked)
 and answers as a stale click.
@@ -19,7 +19,7 @@ import asyncpg
 
 from . import schema
 from .errors import Conflict, StoreError
-from .tx import Job, Outcomes
+from .tx import Job
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +125,9 @@ def _redact(url: str) -> str:
 
 class PostgresBackend:
     name = "postgresql"
+    #: many writers: each job is its own transaction on a pooled connection (PostgreSQL
+    #: groups concurrent commits' flushes itself), so no job waits behind another's batch
+    group_commit = False
     integrity_errors: tuple[type[BaseException], ...] = (asyncpg.IntegrityConstraintViolationError,)
 
     def __init__(self, url: str, pool: asyncpg.Pool) -> None:
@@ -180,38 +183,27 @@ class PostgresBackend:
         async with self._pool.acquire(timeout=ACQUIRE_TIMEOUT) as conn:
             return [tuple(r) for r in await conn.fetch(to_postgres(sql), *params)]
 
-    async def run_batch(self, jobs: list[Job]) -> Outcomes:
+    async def run_job(self, job: Job, *, single: bool = False) -> tuple[Any, BaseException | None]:
+        """``job`` in its own transaction (``single``: a job of one statement, which is a
+        transaction by itself): (value, None), or (None, its refusal or the database's
+        failure). A deadlock with another process runs it again."""
         for attempt in range(RETRIES + 1):
-            outcomes = await self._run_batch(jobs)
-            error = outcomes[2]
-            if error is None or getattr(error, "sqlstate", "") not in ("40P01", "40001") \
-                    or attempt == RETRIES:
-                return outcomes
-            self.retried += 1
-        return outcomes  # pragma: no cover (the loop returns)
-
-    async def _run_batch(self, jobs: list[Job]) -> Outcomes:
-        outcomes: list[tuple[Any, BaseException | None]] = []
-        index = -1
-        try:
-            async with self._pool.acquire(timeout=ACQUIRE_TIMEOUT) as conn:
-                tx = PostgresTx(conn)
-                async with conn.transaction():
-                    for index, job in enumerate(jobs):
-                        try:
-                            async with conn.transaction():  # a savepoint
-                                value = await job(tx)
-                        except (asyncpg.IntegrityConstraintViolationError, StoreError, KeyError,
-                                TypeError) as exc:
-                            if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
-                                exc = Conflict(str(exc))
-                            outcomes.append((None, exc))
-                            continue
-                        outcomes.append((value, None))
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError,
-                asyncio.TimeoutError) as exc:
-            return [], index if index >= 0 else len(jobs) - 1, exc
-        return outcomes, -1, None
+            try:
+                async with self._pool.acquire(timeout=ACQUIRE_TIMEOUT) as conn:
+                    if single:
+                        return await job(PostgresTx(conn)), None
+                    async with conn.transaction():
+                        return await job(PostgresTx(conn)), None
+            except asyncpg.IntegrityConstraintViolationError as exc:
+                return None, Conflict(str(exc))
+            except (StoreError, KeyError, TypeError) as exc:
+                return None, exc
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError,
+                    asyncio.TimeoutError) as exc:
+                if getattr(exc, "sqlstate", "") not in ("40P01", "40001") or attempt == RETRIES:
+                    return None, exc
+                self.retried += 1
+        return None, RuntimeError("unreachable")  # pragma: no cover
 
     async def close(self) -> None:
         await self._pool.close()

@@ -140,6 +140,8 @@ def drive(coroutine: Coroutine[Any, Any, Any]) -> Any:
 
 class SqliteBackend:
     name = "sqlite"
+    #: one writer: concurrent jobs are batched into one transaction
+    group_commit = True
     #: a driver error that is the job's own refusal (a rule of the schema)
     integrity_errors: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
 

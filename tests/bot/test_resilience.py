@@ -402,6 +402,7 @@ def test_storage_errors_are_named_by_cause():
     assert "full" in str(StoreFailure("full"))
 
 
+@SQLITE_ONLY  # PostgreSQL takes concurrent writers, each in its own transaction
 async def test_concurrent_commits_share_one_transaction(harness, players):
     store = harness.bot.store
     table = await start_table(harness, "narabi", players[:3])

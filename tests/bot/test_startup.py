@@ -16,7 +16,9 @@ TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2Nzg5MA.GabcDE.abcdefghijklmnopqrstuvwxyz0123456
 
 def run_bot(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items()
-             if k not in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL")}
+             if k not in ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "DEV_GUILD_ID",
+                          "LOG_LEVEL", "SHARD_COUNT", "SHARD_IDS", "CLUSTER_COUNT",
+                          "CLUSTER_INDEX")}
     clean["PYTHONPATH"] = str(ROOT)
     clean.update(env)
     return subprocess.run([sys.executable, "-m", "bot", *args], cwd=tmp_path, env=clean,
@@ -26,7 +28,7 @@ def run_bot(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProce
 def test_help_lists_subcommands(tmp_path):
     out = run_bot(tmp_path, "--help")
     assert out.returncode == 0
-    for command in ("run", "bench", "check"):
+    for command in ("run", "bench", "check", "migrate-db"):
         assert command in out.stdout
 
 
@@ -80,6 +82,43 @@ def test_settings_validation():
         Settings.from_env({"DISCORD_TOKEN": TOKEN, "DEV_GUILD_ID": "my server"})
     with pytest.raises(ConfigError, match="LOG_LEVEL"):
         Settings.from_env({"DISCORD_TOKEN": TOKEN, "LOG_LEVEL": "loud"})
+
+
+def test_database_url_and_shards():
+    env = {"DISCORD_TOKEN": TOKEN}
+    settings = Settings.from_env({**env, "DATABASE_URL": "sqlite:///x/y.sqlite3"})
+    assert settings.database == Path("x/y.sqlite3") and settings.scope.count == 1
+    url = "postgresql://bot:secret@db.example:5432/tabletop"
+    settings = Settings.from_env({**env, "DATABASE_URL": url, "SHARD_COUNT": "8",
+                                  "SHARD_IDS": "0-2,6"})
+    assert settings.database == url and settings.shard_ids == (0, 1, 2, 6)
+    assert settings.scope.sql() == "((coalesce(guild_id, 0) >> 22) % 8) IN (0,1,2,6)"
+    settings = Settings.from_env({**env, "DATABASE_URL": url, "CLUSTER_COUNT": "3",
+                                  "CLUSTER_INDEX": "1", "SHARD_COUNT": "7"})
+    assert settings.shard_count == 7 and settings.shard_ids == (1, 4)
+    assert Settings.from_env({**env, "DATABASE_URL": url, "CLUSTER_COUNT": "2",
+                              "CLUSTER_INDEX": "0"}).shard_ids == (0,)
+    # one process running every shard may use SQLite; a process running some may not
+    assert Settings.from_env({**env, "SHARD_COUNT": "4"}).scope.ids == (0, 1, 2, 3)
+    for bad, needle in (({"DATABASE_URL": "mysql://x"}, "sqlite:///"),
+                        ({"SHARD_COUNT": "4", "SHARD_IDS": "0,1"}, "DATABASE_URL=postgresql"),
+                        ({"SHARD_IDS": "0"}, "needs SHARD_COUNT"),
+                        ({"SHARD_COUNT": "2", "SHARD_IDS": "2", "DATABASE_URL": url}, "between 0 and 1"),
+                        ({"SHARD_COUNT": "two"}, "whole number"),
+                        ({"CLUSTER_COUNT": "2"}, "both CLUSTER_COUNT and CLUSTER_INDEX"),
+                        ({"CLUSTER_COUNT": "2", "CLUSTER_INDEX": "2", "DATABASE_URL": url},
+                         "between 0 and CLUSTER_COUNT - 1")):
+        with pytest.raises(ConfigError, match=needle):
+            Settings.from_env({**env, **bad})
+
+
+def test_check_opens_a_postgres_database_and_explains_a_wrong_url(tmp_path, postgres_url):
+    out = run_bot(tmp_path, "check", DISCORD_TOKEN=TOKEN, DATABASE_URL=postgres_url)
+    assert out.returncode == 0 and "ready" in out.stdout, out.stderr
+    wrong = "postgresql://bot:hunter2@127.0.0.1:1/none"
+    out = run_bot(tmp_path, "check", DISCORD_TOKEN=TOKEN, DATABASE_URL=wrong)
+    assert out.returncode == 2 and "cannot connect to the database" in out.stderr
+    assert "hunter2" not in out.stderr and "Traceback" not in out.stderr
 
 
 def test_sync_goes_to_dev_guild_when_set(tmp_path):
