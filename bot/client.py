@@ -107,8 +107,10 @@ class TabletopBot(commands.AutoShardedBot):
         self._repaired_at_start = False
 
     async def setup_hook(self) -> None:
-        self.restored = await self.tables.restore()
-        clocks = await self.turnclock.load()
+        async def restore() -> None:
+            self.restored = await self.tables.restore()
+
+        clocks = await self.turnclock.load(restore())
         if clocks:
             log.info("%d turn clocks running", clocks)
         self.add_dynamic_items(Routed)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import logging
-from typing import Callable
+from typing import Any, Awaitable, Callable
 
 from .store import StoreFailure
 from .tables import TableService
@@ -54,9 +54,16 @@ class TurnClock:
         """Entries still to come up (stale ones included until dropped)."""
         return len(self._heap)
 
-    async def load(self) -> int:
-        """Give back the downtime, then schedule every running clock; returns how many."""
-        self.downtime = await self.store.give_back_downtime()
+    async def load(self, restoring: Awaitable[Any] | None = None) -> int:
+        """Give back the downtime, then schedule every running clock; returns how many.
+
+        ``restoring`` (the tables' restore) runs alongside the give-back, which rewrites every
+        running deadline: the two together take the time of the longer. The restored rows may
+        have been read before or after it, so their deadlines are then set from the store."""
+        if restoring is None:
+            self.downtime = await self.store.give_back_downtime()
+        else:
+            _, self.downtime = await asyncio.gather(restoring, self.store.give_back_downtime())
         if self.downtime > 60:
             log.info("turn clocks: %.0f s of downtime given back to every running turn",
                      self.downtime)
@@ -65,6 +72,9 @@ class TurnClock:
         for table_id, deadline, limit, reminded, _seat in rows:
             entries.extend(self._entries(table_id, deadline, limit, reminded))
             self._scheduled[table_id] = deadline
+            live = self.tables._cache.get(table_id)
+            if live is not None:
+                live.row.deadline = deadline
         self._heap = entries
         heapq.heapify(self._heap)
         return len(rows)

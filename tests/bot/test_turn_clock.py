@@ -316,9 +316,12 @@ async def test_downtime_is_given_back_after_a_restart(tmp_path, players):
         service = TableService(store)
         from bot.turnclock import TurnClock
         turnclock = TurnClock(service, on_change=lambda _: None)
-        assert await turnclock.load() == 1
+        # the tables are restored alongside the give-back, as at start-up
+        assert await turnclock.load(service.restore()) == 1
         assert turnclock.downtime == 5 * HOUR
         assert (await store.get_table(table.id)).deadline == deadline + 5 * HOUR
+        # the restored table in memory has the pushed-back deadline too (its guards use it)
+        assert (await service.get(table.id)).row.deadline == deadline + 5 * HOUR
         # Nothing is due: the five hours were nobody's.
         store.clock.now = deadline + 1
         await turnclock.run_due()
