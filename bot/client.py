@@ -97,6 +97,9 @@ class TabletopBot(commands.AutoShardedBot):
         self.upkeep = Upkeep(store, self.tables, settings, self.reconciler.mark, store.clock)
         self.turnclock = TurnClock(self.tables, on_change=self.reconciler.mark)
         self.pool = ThinkPool(settings.ai_workers)
+        # Pictures are drawn in their own processes too, at normal priority: a click waits for
+        # its board, and Pillow's drawing would otherwise hold the event loop's interpreter.
+        self.render_pool = ThinkPool(settings.render_workers, nice=0, idle=False)
         self.autoplayer = AutoPlayer(self.tables, self.pool, pause=settings.ai_pause_seconds,
                                      think_limit=settings.ai_think_limit,
                                      prepare=self._ai_prepare, on_commit=self.reconciler.mark)
@@ -201,6 +204,7 @@ class TabletopBot(commands.AutoShardedBot):
             await self.autoplayer.stop()
             await self.reconciler.stop(timeout=0)
             await self.pool.close()  # after the repairs: one may be waiting for a search
+            await self.render_pool.close()
             await super().close()
         finally:
             await self.store.close()

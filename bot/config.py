@@ -40,6 +40,8 @@ class Settings:
     retention_days: float | None = None
     #: processes that run AI searches (default: one per core but one, at least one)
     ai_workers: int = field(default_factory=lambda: default_ai_workers())
+    #: processes that draw board pictures and replay animations (0: a thread instead)
+    render_workers: int = 1
     #: seconds an AI waits after the previous move before playing, so people can follow
     ai_pause_seconds: float = DEFAULT_AI_PAUSE
     #: a search still running after this many seconds is stopped (a random legal move is played)
@@ -95,6 +97,7 @@ class Settings:
         retention = _positive(env, "RETENTION_DAYS", "days, e.g. 365, or leave it empty to keep "
                                                     "every finished game")
         workers = _number(env, "AI_WORKERS", "processes, e.g. 1", minimum=0)
+        renderers = _number(env, "RENDER_WORKERS", "processes, e.g. 1", minimum=0)
         pause = _number(env, "AI_PAUSE_SECONDS", "seconds, e.g. 2", minimum=0)
         limit = _positive(env, "AI_THINK_LIMIT_SECONDS", "seconds, e.g. 20")
         per_day = _number(env, "RATED_PER_DAY", "games, e.g. 3", minimum=0)
@@ -103,6 +106,7 @@ class Settings:
                    lobby_ttl_hours=DEFAULT_LOBBY_TTL_HOURS if ttl is None else ttl,
                    retention_days=retention,
                    ai_workers=default_ai_workers() if workers is None else int(workers),
+                   render_workers=1 if renderers is None else int(renderers),
                    ai_pause_seconds=DEFAULT_AI_PAUSE if pause is None else pause,
                    ai_think_limit=DEFAULT_AI_THINK_LIMIT if limit is None else limit,
                    rated_per_day=3 if per_day is None else int(per_day),

@@ -28,7 +28,7 @@ from typing import Any, Callable
 log = logging.getLogger(__name__)
 
 #: Call names come from code but may be stored with data; never import arbitrary modules.
-ALLOWED_PREFIXES = ("bot.", "tests.")
+ALLOWED_PREFIXES = ("bot.", "render.", "tests.")
 
 
 class ThinkTimeout(Exception):
@@ -73,7 +73,7 @@ def _die_with_parent(parent_pid: int) -> None:
         os._exit(1)
 
 
-def _worker_main(conn: Connection, nice: int, parent_pid: int) -> None:
+def _worker_main(conn: Connection, nice: int, parent_pid: int, idle: bool = True) -> None:
     _die_with_parent(parent_pid)
     # Ctrl-C reaches the whole process group; the parent decides when workers stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -84,7 +84,9 @@ def _worker_main(conn: Connection, nice: int, parent_pid: int) -> None:
     try:
         # Searches only take CPU time nobody else wants: the bot's own process (clicks,
         # commits) always runs first. Linux only; elsewhere the nice value above must do.
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        # (Pictures are waited for by a click: their workers keep a normal priority.)
+        if idle:
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (AttributeError, OSError):
         pass
     functions: dict[str, Callable[..., Any]] = {}
@@ -113,11 +115,13 @@ class _Worker:
 
 
 class ThinkPool:
-    def __init__(self, workers: int, *, nice: int = 10, start_method: str = "spawn") -> None:
+    def __init__(self, workers: int, *, nice: int = 10, start_method: str = "spawn",
+                 idle: bool = True) -> None:
         if workers < 0:
             raise ValueError("workers must be >= 0")
         self._size = workers
         self._nice = nice
+        self._idle_priority = idle
         self._context = multiprocessing.get_context(start_method)
         self._free = workers  # slots not held by a call; a slot owns at most one process
         self._waiters: collections.deque[asyncio.Future[None]] = collections.deque()
@@ -185,7 +189,8 @@ class ThinkPool:
                 return worker
             self._discard(worker)  # died while idle (e.g. the OOM killer): replace it quietly
         parent, child = self._context.Pipe()
-        process = self._context.Process(target=_worker_main, args=(child, self._nice, os.getpid()),
+        process = self._context.Process(target=_worker_main, args=(child, self._nice, os.getpid(),
+                                                                  self._idle_priority),
                                         name="think-worker", daemon=True)
         process.start()
         child.close()  # so that the worker's death shows here as EOF

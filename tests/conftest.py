@@ -18,14 +18,16 @@ SQLITE_ONLY = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 POSTGRES_ONLY = pytest.mark.parametrize("database", ["postgresql"], indirect=True)
 
 
-async def start_bot(database: Path | str, fake: FakeDiscord | None = None) -> Harness:
-    """A bot on ``database`` (a SQLite path or a PostgreSQL URL) behind a fake Discord."""
+async def start_bot(database: Path | str, fake: FakeDiscord | None = None, *,
+                    render_workers: int = 0) -> Harness:
+    """A bot on ``database`` (a SQLite path or a PostgreSQL URL) behind a fake Discord.
+    Pictures are drawn in a thread (no render process per test) unless ``render_workers``."""
     store = await Store.open(database)
     # AI players play without the pause meant for people watching; one search process.
     is_url = isinstance(database, str) and "://" in database
     settings = Settings(token="", database_path=Path("unused.sqlite3") if is_url else Path(database),
                         dev_guild_id=None, log_level="INFO", ai_workers=1, ai_pause_seconds=0.0,
-                        database_url=database if is_url else None)
+                        database_url=database if is_url else None, render_workers=render_workers)
     bot = TabletopBot(settings, store)
     return await Harness.start(bot, fake)
 

@@ -19,6 +19,7 @@ from ..games import Game, IllegalAction, game_class
 from ..i18n import t
 from ..store import SeatRow, StoreFailure
 from ..tables import LiveTable, Outcome, TableError, closed_error
+from ..thinkpool import ThinkFailed, ThinkTimeout
 from .limits import clip, CONTENT, EMBED_DESCRIPTION, THREAD_NAME
 from .permissions import REQUIRED, missing_for_game, missing_from_error, missing_in_channel
 from .reconcile import SurfaceBlocked
@@ -858,11 +859,32 @@ class GameCog(commands.GroupCog):
         embed.set_image(url=f"attachment://{BOARD_FILE}")
         return embed
 
+    async def draw(self, function: str | None, fallback: Callable[..., bytes],
+                   *args: Any) -> bytes:
+        """A picture drawn off the event loop: by ``function`` (module:name) in a render
+        worker process, or by ``fallback`` in a thread when there is none (RENDER_WORKERS=0,
+        a renderer replaced in a test or the bench) or the worker failed."""
+        pool = getattr(self.bot, "render_pool", None)
+        if function is not None and pool is not None and "render" not in self.__dict__:
+            try:
+                return await pool.call(function, *args)
+            except (ThinkFailed, ThinkTimeout) as exc:
+                log.warning("render worker failed (%s): drawing in a thread instead", exc)
+        return await asyncio.get_running_loop().run_in_executor(None, fallback, *args)
+
+    @property
+    def renderer_name(self) -> str | None:
+        renderer = type(self).__dict__.get("renderer")
+        function = getattr(renderer, "__func__", renderer)
+        if function is None or not getattr(function, "__module__", "").startswith("render."):
+            return None
+        return f"{function.__module__}:{function.__name__}"
+
     async def board_png(self, live: LiveTable) -> bytes:
         # Render from a snapshot of the public view, off the event loop.
         view = self.game(live).public_view()
-        return await asyncio.get_running_loop().run_in_executor(
-            None, self.render, view, live.names(), live.row.locale)
+        return await self.draw(self.renderer_name, self.render, view, live.names(),
+                               live.row.locale)
 
     async def refresh_board(self, live: LiveTable, *, repost: bool = False) -> None:
         """Make the board message show the stored version: edit it, or post a new one (and
@@ -1017,8 +1039,13 @@ class GameCog(commands.GroupCog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         log_rows = await self.bot.store.actions(live.id)
         views, lines = self.replay_views(live, log_rows)
-        gif = await asyncio.get_running_loop().run_in_executor(
-            None, animate, views, live.names(), live.row.locale, self.render)
+        renderer = getattr(type(self).__dict__.get("renderer"), "__func__", None)
+        if renderer is not None and self.renderer_name and "render" not in self.__dict__:
+            gif = await self.draw("render.animation:animate", animate, views, live.names(),
+                                  live.row.locale, renderer)
+        else:
+            gif = await self.draw(None, animate, views, live.names(), live.row.locale,
+                                  self.render)
         title = t("replay.title", live.row.locale, game=t(f"{self.game_key}.name", live.row.locale),
                   table=live.id, step=len(log_rows), total=len(log_rows))
         text = discord.utils.remove_markdown(title) + "\n\n" + "\n".join(lines) + "\n"
@@ -1042,8 +1069,8 @@ class GameCog(commands.GroupCog):
             line = self.describe(Outcome(live, seat, dict(action), events, None), locale) \
                 or t("replay.move", locale, player=self.name(live, seat))
         view = self.replay_view(game, live.game)  # type: ignore[arg-type]
-        png = await asyncio.get_running_loop().run_in_executor(
-            None, self.render, view, live.names(), live.row.locale)
+        png = await self.draw(self.renderer_name, self.render, view, live.names(),
+                              live.row.locale)
         text = t("replay.title", locale, game=t(f"{self.game_key}.name", locale), table=live.id,
                  step=step, total=total) + "\n" + line
         tid = live.id

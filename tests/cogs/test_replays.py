@@ -95,3 +95,43 @@ async def test_download_gives_the_whole_game_as_a_picture_and_its_moves_as_text(
     assert gif.format == "GIF" and gif.n_frames == total + 1  # the deal and every move
     moves = files[f"sarena-{table.id}.txt"].decode()
     assert moves.count("\n") >= total and "1. " in moves and "<@" not in moves
+
+
+async def test_boards_and_replays_are_drawn_in_a_render_process(tmp_path, players):
+    """With RENDER_WORKERS=1 (the default) the board picture and the replay animation come
+    from a worker process, not from the bot's own interpreter."""
+    import io
+
+    from PIL import Image
+
+    from tests.conftest import start_bot
+    h = await start_bot(tmp_path / "bot.sqlite3", render_workers=1)
+    try:
+        calls = []
+        original = h.bot.render_pool.call
+
+        async def counting(function, *args, **kwargs):
+            calls.append(function)
+            return await original(function, *args, **kwargs)
+
+        h.bot.render_pool.call = counting
+        table = await start_table(h, "sensei", players[:2])
+        total = await play_then_resign(h, table, 4)
+        b = board(h, table)
+        assert "render.sensei:render" in calls
+        assert h.bot.render_pool._workers or h.bot.render_pool._idle  # a live process drew it
+        token = await h.click(players[0], b, find_component(b, "replay")["custom_id"])
+        viewer = ephemeral_reply(h, token)
+        await h.click(players[0], viewer, components_of(viewer)[4]["custom_id"])
+        assert "render.animation:animate" in calls
+        sent = [r for r in h.fake.requests if r.files and any(n.endswith(".gif") for n, _ in r.files)]
+        gif = Image.open(io.BytesIO(dict(sent[-1].files)[f"sensei-{table.id}.gif"]))
+        cog = h.bot.router.cog("sensei")
+        views, _ = cog.replay_views(await h.bot.tables.with_game(table.id),
+                                    await h.bot.store.actions(table.id))
+        assert gif.format == "GIF" and gif.n_frames == len(views) and total >= len(views) - 1
+        boards = [data for r in h.fake.requests if r.files for name, data in r.files
+                  if name.endswith(".png")]
+        assert boards and all(Image.open(io.BytesIO(p)).format == "PNG" for p in boards)
+    finally:
+        await h.bot.close()
