@@ -111,6 +111,11 @@ class Store:
         return getattr(self.backend, "path", None)
 
     @property
+    def target(self) -> Path | str:
+        """What ``Store.open`` opens to reach this same database (another process's view)."""
+        return self.path if self.path is not None else self.backend.dsn
+
+    @property
     def broken(self) -> str | None:
         return self.backend.broken
 

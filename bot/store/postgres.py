@@ -139,7 +139,12 @@ class PostgresBackend:
 
     @property
     def url(self) -> str:
+        """For messages and logs: the password hidden."""
         return _redact(self._url)
+
+    @property
+    def dsn(self) -> str:
+        return self._url
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = 10) -> "PostgresBackend":

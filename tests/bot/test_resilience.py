@@ -68,8 +68,8 @@ def board_version(message) -> int:
 
 # -- 1. a board left behind ------------------------------------------------------------------
 
-async def test_board_left_behind_by_a_kill_is_repaired_at_restart(tmp_path, players):
-    db = tmp_path / "bot.sqlite3"
+async def test_board_left_behind_by_a_kill_is_repaired_at_restart(database, players):
+    db = database
     h = await start_bot(db)
     table = await start_table(h, "narabi", players[:3])
     lines_before = len(public_in(h.fake, table.thread))
@@ -168,8 +168,8 @@ async def test_start_is_answered_at_once_and_finished_in_the_background(harness,
     assert "started" in json.dumps(h.fake.messages[int(lobby["id"])]["embeds"])
 
 
-async def test_an_interrupted_start_is_finished_after_restart_without_orphans(tmp_path, players):
-    db = tmp_path / "bot.sqlite3"
+async def test_an_interrupted_start_is_finished_after_restart_without_orphans(database, players):
+    db = database
     h = await start_bot(db)
     lobby = await open_lobby(h, "narabi", players[0])
     for p in players[1:3]:

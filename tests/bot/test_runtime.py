@@ -84,8 +84,8 @@ async def test_a_switch_goes_through_and_is_logged(harness, players):
     assert board(h, table)["edited_timestamp"] is not None
 
 
-async def test_restart_keeps_game_and_old_buttons(tmp_path, players):
-    db = tmp_path / "bot.sqlite3"
+async def test_restart_keeps_game_and_old_buttons(database, players):
+    db = database
     h = await start_bot(db)
     table = await start_table(h, "narabi", players[:3])
     await narabi_switch(h, table, random.Random(2))
@@ -104,16 +104,15 @@ async def test_restart_keeps_game_and_old_buttons(tmp_path, players):
     await h2.bot.close()
 
 
-async def test_restart_posts_a_missing_board(tmp_path, players):
-    db = tmp_path / "bot.sqlite3"
+async def test_restart_posts_a_missing_board(database, players):
+    db = database
     h = await start_bot(db)
     table = await start_table(h, "narabi", players[:3])
     fake = h.fake
-    await h.bot.close()
     # as if the bot had stopped after committing the start but before posting the board
-    import sqlite3
-    with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE game_tables SET board_message_id=NULL WHERE id=?", (table.id,))
+    await h.bot.store._statement("UPDATE game_tables SET board_message_id=NULL WHERE id=?",
+                                 (table.id,))
+    await h.bot.close()
     boards_before = len([m for m in fake.channel_messages(table.thread) if m["attachments"]])
     h2 = await start_bot(db, fake)
     h2.bot.dispatch("ready")

@@ -29,8 +29,8 @@ class Clock:
 
 
 @pytest.fixture
-async def timed(tmp_path):
-    h = await start_bot(tmp_path / "bot.sqlite3")
+async def timed(database):
+    h = await start_bot(database)
     clock = Clock()
     h.bot.store.clock = clock
     h.clock = clock
@@ -299,8 +299,8 @@ async def test_a_move_after_the_timeout_is_refused_with_the_way_back(timed, play
     assert (await h.bot.tables.get(table.id)).row.version == 0
 
 
-async def test_downtime_is_given_back_after_a_restart(tmp_path, players):
-    path = tmp_path / "bot.sqlite3"
+async def test_downtime_is_given_back_after_a_restart(database, players):
+    path = database
     h = await start_bot(path)
     clock = Clock()
     h.bot.store.clock = clock
@@ -335,7 +335,7 @@ async def test_two_processes_time_a_turn_out_exactly_once(timed, players, tmp_pa
     table = await start_table(h, "sarena", players[:2])
     deadline = (await h.bot.store.get_table(table.id)).deadline
     # A second process: its own store and table service over the same file.
-    other = await Store.open(h.bot.store.path)
+    other = await Store.open(h.bot.store.target)
     try:
         other.clock = Clock(deadline + 1)
         second = TableService(other)
@@ -381,8 +381,8 @@ async def test_a_whole_timed_game_with_one_absent_player(timed, players):
     assert custom_ids(board(h, table)) == [f"sarena:{table.id}:rematch", f"sarena:{table.id}:replay:0.9"]
 
 
-async def test_a_restart_after_a_timeout_does_not_time_the_turn_out_again(tmp_path, players):
-    path = tmp_path / "bot.sqlite3"
+async def test_a_restart_after_a_timeout_does_not_time_the_turn_out_again(database, players):
+    path = database
     h = await start_bot(path)
     h.bot.store.clock = h.clock = Clock()
     h.bot.autoplayer.pause = 3600.0  # the stand-in has not played when the bot stops

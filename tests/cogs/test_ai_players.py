@@ -275,8 +275,8 @@ async def test_the_last_person_leaving_closes_a_lobby_of_ai(harness, players):
 
 # == restarts and cancellation ==============================================================
 
-async def test_a_restart_in_the_middle_of_an_ai_turn_resumes_it(tmp_path, players):
-    path = tmp_path / "bot.sqlite3"
+async def test_a_restart_in_the_middle_of_an_ai_turn_resumes_it(database, players):
+    path = database
     h = await start_bot(path)
     ana = players[0]
     # The AI takes a long pause before playing: the bot stops during it.

@@ -454,8 +454,8 @@ async def test_draw_offer_decline_and_agreement(harness, players):
     assert (await h.bot.store.user_stats(row.guild_id, ben.id))["sensei"]["draw"] == 1
 
 
-async def test_a_partial_turn_survives_a_restart(tmp_path, players):
-    db = tmp_path / "bot.sqlite3"
+async def test_a_partial_turn_survives_a_restart(database, players):
+    db = database
     h = await start_bot(db)
     ana = players[0]
     table = await sensei_table(h, players)
@@ -465,7 +465,7 @@ async def test_a_partial_turn_survives_a_restart(tmp_path, players):
     fake = h.fake
     await h.bot.close()
 
-    h2 = await start_bot(db, fake)  # a new process: the half-played turn comes back from SQLite
+    h2 = await start_bot(db, fake)  # a new process: the half-played turn comes back from the store
     try:
         assert await snapshot(h2, table) == state
         step = await ui_action(h2, step, ana, stone("b1", "b4"))  # the menu sent before restart
