@@ -21,8 +21,8 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     bench.add_argument("--quick", action="store_true", help="smaller samples (CI smoke run)")
     bench.add_argument("--db", choices=("sqlite", "postgres", "both"), default="both",
-                       help="the backends to measure side by side (postgres starts a throwaway "
-                            "server unless BENCH_DATABASE_URL names one; default: both)")
+                       help="the storage backends to measure side by side (postgres starts a "
+                            "throwaway PostgreSQL server, fsync on; default: both)")
     sub.add_parser("check", help="validate the configuration and the database, then exit")
     migrate = sub.add_parser(
         "migrate-db", help="copy every table, game and history row to another database",
@@ -45,7 +45,8 @@ def _fail(message: str) -> int:
 
 async def _open_store(settings: Settings):
     from .store import Store
-    return await Store.open(settings.database, scope=settings.scope)
+    return await Store.open(settings.database, scope=settings.scope,
+                            pool_size=settings.database_pool_size)
 
 
 async def _run(settings: Settings) -> int:

@@ -50,6 +50,8 @@ class Settings:
     rated_per_day: int = 3
     #: a ``postgresql://`` URL (None: the SQLite file at ``database_path``)
     database_url: str | None = None
+    #: PostgreSQL connections this process may hold at once
+    database_pool_size: int = 20
     #: shards of the whole bot (None: Discord's recommendation, all in this process)
     shard_count: int | None = None
     #: the shards this process runs (None: all of them)
@@ -98,6 +100,7 @@ class Settings:
                                                     "every finished game")
         workers = _number(env, "AI_WORKERS", "processes, e.g. 1", minimum=0)
         renderers = _number(env, "RENDER_WORKERS", "processes, e.g. 1", minimum=0)
+        pool = _number(env, "DATABASE_POOL_SIZE", "connections, e.g. 20", minimum=1)
         pause = _number(env, "AI_PAUSE_SECONDS", "seconds, e.g. 2", minimum=0)
         limit = _positive(env, "AI_THINK_LIMIT_SECONDS", "seconds, e.g. 20")
         per_day = _number(env, "RATED_PER_DAY", "games, e.g. 3", minimum=0)
@@ -110,7 +113,8 @@ class Settings:
                    ai_pause_seconds=DEFAULT_AI_PAUSE if pause is None else pause,
                    ai_think_limit=DEFAULT_AI_THINK_LIMIT if limit is None else limit,
                    rated_per_day=3 if per_day is None else int(per_day),
-                   database_url=url, shard_count=shard_count, shard_ids=shard_ids)
+                   database_url=url, shard_count=shard_count, shard_ids=shard_ids,
+                   database_pool_size=20 if pool is None else int(pool))
 
 
 def _database(env: Mapping[str, str]) -> tuple[Path, str | None]:

@@ -89,7 +89,7 @@ class Store:
         self._logged: dict[str, float] = {}
 
     @classmethod
-    async def open(cls, target: str | Path, *, synchronous: str = "FULL", pool_size: int = 10,
+    async def open(cls, target: str | Path, *, synchronous: str = "FULL", pool_size: int = 20,
                    scope: ShardScope = EVERYTHING) -> "Store":
         """Open (creating and migrating) the database at ``target``: a SQLite path or
         ``sqlite:///path``, or a ``postgresql://`` URL."""

@@ -147,7 +147,7 @@ class PostgresBackend:
         return self._url
 
     @classmethod
-    async def open(cls, url: str, *, pool_size: int = 10) -> "PostgresBackend":
+    async def open(cls, url: str, *, pool_size: int = 20) -> "PostgresBackend":
         from ..config import ConfigError
         try:
             pool = await asyncpg.create_pool(
