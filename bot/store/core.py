@@ -155,18 +155,14 @@ class Store:
         """A write of one statement: on PostgreSQL sent alone (its own implicit transaction,
         one round trip instead of three); batched like any job on SQLite. Returns the rows
         it changed."""
+        async def job(tx: Tx) -> int:
+            return await tx.execute(sql, params)
+
         if self._closed:
             raise StoreFailure("closed")
         if self.backend.group_commit:
-            async def job(tx: Tx) -> int:
-                return await tx.execute(sql, params)
-
             return await self.write(job)
-
-        async def alone(tx: Tx) -> int:
-            return await tx.execute(sql, params)
-
-        return await self._write_alone(alone, single=True)
+        return await self._write_alone(job, single=True)
 
     async def _write_alone(self, job: Job, single: bool = False) -> Any:
         """A backend that takes many writers at once (PostgreSQL's pool): each job in its own

@@ -1039,13 +1039,11 @@ class GameCog(commands.GroupCog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         log_rows = await self.bot.store.actions(live.id)
         views, lines = self.replay_views(live, log_rows)
-        renderer = getattr(type(self).__dict__.get("renderer"), "__func__", None)
-        if renderer is not None and self.renderer_name and "render" not in self.__dict__:
-            gif = await self.draw("render.animation:animate", animate, views, live.names(),
-                                  live.row.locale, renderer)
-        else:
-            gif = await self.draw(None, animate, views, live.names(), live.row.locale,
-                                  self.render)
+        # In a worker the game's own renderer draws each frame (it pickles by name).
+        in_worker = self.renderer_name is not None and "render" not in self.__dict__
+        gif = await self.draw("render.animation:animate" if in_worker else None, animate, views,
+                              live.names(), live.row.locale,
+                              self.renderer if in_worker else self.render)
         title = t("replay.title", live.row.locale, game=t(f"{self.game_key}.name", live.row.locale),
                   table=live.id, step=len(log_rows), total=len(log_rows))
         text = discord.utils.remove_markdown(title) + "\n\n" + "\n".join(lines) + "\n"
