@@ -55,7 +55,7 @@ async def _run(settings: Settings) -> int:
     from .client import TabletopBot
 
     store = await _open_store(settings)
-    bot = TabletopBot(settings, store)
+    bot = TabletopBot(settings, store, manage_heap=True)
     stop_on_signals(bot)
     try:
         async with bot:

@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from .autoplay import AutoPlayer
 from .config import Settings
+from .heap import QuietCollector
 from .i18n import t
 from .store import Store, StoreFailure
 from .tables import LiveTable, TableService
@@ -78,7 +79,8 @@ class Tree(app_commands.CommandTree):
 
 
 class TabletopBot(commands.AutoShardedBot):
-    def __init__(self, settings: Settings, store: Store, *, sync_commands: bool = True) -> None:
+    def __init__(self, settings: Settings, store: Store, *, sync_commands: bool = True,
+                 manage_heap: bool = False) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channel and thread objects for the game messages
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
@@ -107,7 +109,12 @@ class TabletopBot(commands.AutoShardedBot):
         self.closing = False
         self._sync = sync_commands
         self._in_flight = 0
+        #: set while no interaction is being handled; background repairs wait for it (briefly)
+        self.clicks_settled = asyncio.Event()
+        self.clicks_settled.set()
         self._repaired_at_start = False
+        # The process's collector is the bot's only when the bot is the process (not in tests).
+        self.heap = QuietCollector(self.clicks_settled) if manage_heap else None
 
     async def setup_hook(self) -> None:
         async def restore() -> None:
@@ -128,6 +135,8 @@ class TabletopBot(commands.AutoShardedBot):
             log.info("%d tables with AI players resumed", resumed)
         self.upkeep.start()
         self.turnclock.start()
+        if self.heap is not None:
+            self.heap.start()  # after the restore: what it loaded is the long-lived part
 
     async def _ai_prepare(self, live: LiveTable, seat: int, level: str, view: dict[str, Any],
                           think: Any) -> dict[str, Any] | float:
@@ -163,10 +172,13 @@ class TabletopBot(commands.AutoShardedBot):
     @contextmanager
     def in_flight(self) -> Iterator[None]:
         self._in_flight += 1
+        self.clicks_settled.clear()
         try:
             yield
         finally:
             self._in_flight -= 1
+            if not self._in_flight:
+                self.clicks_settled.set()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         await self.router.on_unrouted(interaction)
@@ -203,6 +215,8 @@ class TabletopBot(commands.AutoShardedBot):
             await self.turnclock.stop()
             await self.autoplayer.stop()
             await self.reconciler.stop(timeout=0)
+            if self.heap is not None:
+                await self.heap.stop()
             await self.pool.close()  # after the repairs: one may be waiting for a search
             await self.render_pool.close()
             await super().close()

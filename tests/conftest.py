@@ -19,7 +19,7 @@ POSTGRES_ONLY = pytest.mark.parametrize("database", ["postgresql"], indirect=Tru
 
 
 async def start_bot(database: Path | str, fake: FakeDiscord | None = None, *,
-                    render_workers: int = 0) -> Harness:
+                    render_workers: int = 0, manage_heap: bool = False) -> Harness:
     """A bot on ``database`` (a SQLite path or a PostgreSQL URL) behind a fake Discord.
     Pictures are drawn in a thread (no render process per test) unless ``render_workers``."""
     store = await Store.open(database)
@@ -28,7 +28,7 @@ async def start_bot(database: Path | str, fake: FakeDiscord | None = None, *,
     settings = Settings(token="", database_path=Path("unused.sqlite3") if is_url else Path(database),
                         dev_guild_id=None, log_level="INFO", ai_workers=1, ai_pause_seconds=0.0,
                         database_url=database if is_url else None, render_workers=render_workers)
-    bot = TabletopBot(settings, store)
+    bot = TabletopBot(settings, store, manage_heap=manage_heap)
     return await Harness.start(bot, fake)
 
 

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 WORKERS = 4
+#: longest a background repair waits for the clicks under way to be answered first
+YIELD_TO_CLICKS = 0.5
 #: seconds before a table whose repair failed is tried again, growing with each failure
 RETRY_DELAYS = (2, 10, 30, 120, 600)
 
@@ -135,6 +137,9 @@ class Reconciler:
                 self._wake.clear()
                 await self._wake.wait()
                 continue
+            await self._after_clicks()
+            if table_id not in self._pending or table_id in self._active:
+                continue  # repaired meanwhile, on demand
             try:
                 await self.sync(table_id)
             except asyncio.CancelledError:
@@ -154,6 +159,17 @@ class Reconciler:
                 self._retry_later(table_id, long=True)
             if self._pending:
                 self._wake.set()
+
+    async def _after_clicks(self) -> None:
+        # A burst of clicks is answered before the boards are redrawn: a player waits for the
+        # answer to a click, a board a fraction of a second late goes unnoticed. The wait is
+        # capped so that steady traffic cannot starve the boards.
+        settled = getattr(self.bot, "clicks_settled", None)
+        if settled is not None and not settled.is_set():
+            try:
+                await asyncio.wait_for(settled.wait(), YIELD_TO_CLICKS)
+            except asyncio.TimeoutError:
+                pass
 
     def _retry_later(self, table_id: int, *, long: bool = False) -> None:
         if self._stopping:

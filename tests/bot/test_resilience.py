@@ -118,7 +118,6 @@ async def test_a_deleted_board_message_is_posted_again(harness, players):
     table = await start_table(h, "narabi", players[:3])
     old = board(h, table)
     del h.fake.messages[int(old["id"])]
-    await narabi_switch(h, table, random.Random(3)) if False else None
     # the next committed turn finds its board gone and posts a new one
     live = await h.bot.tables.get(table.id)
     seat = live.game.to_move
@@ -411,6 +410,37 @@ async def test_concurrent_commits_share_one_transaction(harness, players):
                            for seat in range(100)))
     assert store.commits - commits == 100
     assert store.batches - batches < 10  # group commit: one fsync for many tables' writes
+
+
+async def _played_unpublished(h, players):
+    """A table whose first turn is committed and whose board still shows the deal."""
+    table = await start_table(h, "narabi", players[:3])
+    live = await h.bot.tables.get(table.id)
+    seat = live.game.to_move
+    await h.bot.tables.act(table.id, table.players[seat].id, live.game.legal_actions(seat)[0])
+    return table
+
+
+async def test_background_repairs_wait_for_the_clicks_under_way(harness, players):
+    h = harness
+    table = await _played_unpublished(h, players)
+    with h.bot.in_flight():  # a click is being answered: its answer comes before boards
+        h.bot.reconciler.mark(table.id)
+        for _ in range(50):
+            await asyncio.sleep(0)
+        assert board_version(board(h, table)) == 0
+    await h.settle()
+    assert board_version(board(h, table)) == 1
+
+
+async def test_steady_clicks_cannot_starve_the_boards(harness, players, monkeypatch):
+    monkeypatch.setattr("bot.ui.reconcile.YIELD_TO_CLICKS", 0.05)
+    h = harness
+    table = await _played_unpublished(h, players)
+    with h.bot.in_flight():  # never a moment without a click under way
+        h.bot.reconciler.mark(table.id)
+        await asyncio.wait_for(h.bot.reconciler.wait_idle(), 5)
+        assert board_version(board(h, table)) == 1
 
 
 # -- 4. permissions ----------------------------------------------------------------------------

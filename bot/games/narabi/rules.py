@@ -8,7 +8,7 @@ is already running.
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Iterator, Mapping
 
 from ..base import Game, IllegalAction, OptionSpec, Result
 from .conditions import allows
@@ -87,7 +87,7 @@ class Narabi(Game):
             self.active = self.first_seat
             # A solved deal is dealt again (rulebook). So is a deal whose first player cannot
             # move: that table would be lost before anyone played.
-            if not self._solved() and self._legal_switches():
+            if not self._solved() and next(self._legal_switches(), None) is not None:
                 break
         else:
             raise ValueError("narabi: could not deal a playable game with this deck")
@@ -152,20 +152,18 @@ class Narabi(Game):
             return "undo_forbidden", "in advanced mode the previous switch may not be undone"
         return None
 
-    def _legal_switches(self) -> list[dict[str, Any]]:
+    def _legal_switches(self) -> Iterator[dict[str, Any]]:
         seat = self.active
-        out = []
         for card in self.rows[seat]:
             for other in range(1, self.seats):
                 for target in self.rows[(seat + other) % self.seats]:
                     if self._switch_refusal(card, target) is None:
-                        out.append({"type": "switch", "card": card, "target": target})
-        return out
+                        yield {"type": "switch", "card": card, "target": target}
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         if self._result is not None or seat != self.active:
             return []
-        return self._legal_switches()
+        return list(self._legal_switches())
 
     def rating(self, turns: int | None) -> str:
         if turns is not None:
@@ -234,7 +232,7 @@ class Narabi(Game):
                 "turns": self.turn, "rating": self.defeat_rating})
         else:
             self.active = (seat + 1) % self.seats
-            if not self._legal_switches():
+            if next(self._legal_switches(), None) is None:
                 self._result = Result((), "no_legal_switch", details={
                     "turns": self.turn, "rating": self.defeat_rating, "seat": self.active})
         events[0]["to_move"] = self.to_move
