@@ -8,16 +8,19 @@ from discord import app_commands
 
 from bot.games import IllegalAction
 from bot.games.sensei import Sensei, check_turn, format_turn, parse_turn
+from bot.games.sensei.notation import MAX_ACTIONS, format_action, parse_action
 from bot.i18n import t
 from bot.ui.translator import command_name, command_text, named_options
 from bot.tables import LiveTable, Outcome, TableError
 from bot.ui.gamecog import AI_CHOICES, GameCog
 from bot.ui.replies import ephemeral, error_text, refuse
 from render.sensei import render as render_board
-from bot.ui.routing import Route, button, select, view_of
+from bot.ui.routing import Route, button, view_of
 
-#: the select value standing for the character in the "what moves" step (squares are a1…g7)
+#: what a "from" button names instead of a square when the character is to move
 CHARACTER = "char"
+#: Send, Undo and Back sit on the last row, below the pieces and squares
+LAST_ROW = 4
 COLOURS = ("green", "red")
 SEAT_MARK = ("🟢", "🔴")
 #: a whole turn is at most three actions (about 20 characters); Discord enforces this limit
@@ -230,80 +233,124 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
     # == verbs =============================================================================
 
     async def handle(self, interaction: discord.Interaction, route_: Route) -> None:
-        handler = {"move": self._move, "pick": self._pick, "to": self._to, "end": self._end,
-                   "undo": self._undo, "offer": self._offer, "accept": self._accept,
+        handler = {"move": self._plan, "plan": self._plan, "from": self._from,
+                   "send": self._send, "end": self._end, "undo": self._undo,
+                   "offer": self._offer, "accept": self._accept,
                    "decline": self._decline}.get(route_.verb)
         if handler is None:
             raise TableError("unknown_button")
         await handler(interaction, route_)
 
-    def _step(self, live: LiveTable, game: Sensei, seat: int, locale: str
-              ) -> tuple[str, discord.ui.View | None]:
-        """What the player to move sees next: what is done, what is left, what can move."""
-        tid, version = live.id, live.row.version
+    # A turn is planned in the player's private menu and sent whole: nothing is played, and the
+    # opponent sees nothing, until "Send turn". The plan travels in the buttons' custom_ids
+    # (``<version>.<plan>``), so the menu holds no state and survives a restart; every click
+    # re-checks it against the stored game.
+
+    def _planned(self, route_: Route, game: Sensei, seat: int) -> tuple[list[dict], Sensei]:
+        """The plan a click carries and the game as it would be after it."""
+        args = route_.args()
+        plan = decode_plan(args[1] if len(args) > 1 else "")
+        trial = game.copy()
+        # The version was checked: a plan the rules refuse was forged, and is told why.
+        for action in plan:
+            trial.apply(seat, action)
+        return plan, trial
+
+    @staticmethod
+    def _turn_open(game: Sensei, trial: Sensei, seat: int) -> bool:
+        """Whether the planned turn can take another action (not ended by its third action or
+        by a win)."""
+        return trial.result() is None and trial.active == seat and trial.turn == game.turn
+
+    def _plan_step(self, live: LiveTable, game: Sensei, seat: int, plan: list[dict],
+                   trial: Sensei, locale: str) -> tuple[str, discord.ui.View]:
+        """The menu for a plan: what is planned, what is left, a button per piece that can
+        still move, then Send turn and Undo."""
+        tid, version, code = live.id, live.row.version, encode_plan(plan)
         lines = [t("sensei.step.title", locale, turn=game.turn, mark=SEAT_MARK[seat],
                    colour=self.colour(seat, locale))]
         if game.current:
             lines.append(t("sensei.status.done", locale, actions=format_turn(game.current)))
-        lines.append(self._left_text(game, locale))
-        stones = game.movable_stones(seat)
-        options = [discord.SelectOption(label=t("sensei.step.stone_option", locale, square=sq),
-                                        value=sq, emoji=SEAT_MARK[seat]) for sq in stones]
-        jumps = bool(game.character_targets(seat))
-        if jumps:
-            at = game.public_view()["characters"][seat]
-            options.append(discord.SelectOption(
-                label=t("sensei.step.character_option", locale, square=at), value=CHARACTER,
-                emoji="⛩️"))
-        pick = None
-        if options:
-            key = ("sensei.step.pick" if stones and jumps else
-                   "sensei.step.pick_stone" if stones else "sensei.step.pick_character")
-            lines.append(t(key, locale))
-            pick = select(self.cid(tid, "pick", version), options,
-                          placeholder=t("sensei.step.pick_placeholder", locale))
+        if plan:
+            lines.append(t("sensei.step.planned", locale, actions=format_turn(plan)))
+        items: list[discord.ui.Item] = []
+        if self._turn_open(game, trial, seat):
+            lines.append(self._left_text(trial, locale))
+            stones = trial.movable_stones(seat)
+            items += [button(self.cid(tid, "from", version, code, square), square,
+                             emoji=SEAT_MARK[seat]) for square in stones]
+            jumps = bool(trial.character_targets(seat))
+            if jumps:
+                at = trial.public_view()["characters"][seat]
+                items.append(button(self.cid(tid, "from", version, code, CHARACTER), at,
+                                    emoji="⛩️", style=discord.ButtonStyle.primary))
+            if stones or jumps:
+                lines.append(t("sensei.step.pick" if stones and jumps else
+                               "sensei.step.pick_stone" if stones else
+                               "sensei.step.pick_character", locale))
+            else:
+                lines.append(t("sensei.step.nothing_movable", locale))
         else:
-            lines.append(t("sensei.step.nothing_movable", locale))
-        undo = None
-        if game.current:
-            undo = button(self.cid(tid, "undo", version), t("sensei.button.undo", locale),
-                          emoji="↩️")
-        end = button(self.cid(tid, "end", version), t("sensei.button.end_turn", locale),
-                     style=discord.ButtonStyle.success, disabled=not game.current)
-        return "\n".join(lines), view_of(pick, end, undo)
+            wins = trial.result() is not None
+            lines.append(t("sensei.step.ready_win" if wins else "sensei.step.ready", locale))
+        actions = [button(self.cid(tid, "send", version, code),
+                          t("sensei.button.send", locale), style=discord.ButtonStyle.success,
+                          disabled=not (plan or game.current), emoji="✅", row=LAST_ROW)]
+        if plan:
+            actions.append(button(self.cid(tid, "plan", version, encode_plan(plan[:-1])),
+                                  t("sensei.button.undo", locale), emoji="↩️", row=LAST_ROW))
+        return "\n".join(lines), view_of(*items, *actions)
 
-    async def _move(self, interaction: discord.Interaction, route_: Route) -> None:
+    async def _plan(self, interaction: discord.Interaction, route_: Route) -> None:
         live, game, seat = await self.playing(interaction, route_, my_turn=True)
-        await self.show_step(interaction, *self._step(live, game, seat, str(interaction.locale)))
-
-    async def _pick(self, interaction: discord.Interaction, route_: Route) -> None:
-        live, game, seat = await self.playing(interaction, route_, my_turn=True)
+        assert isinstance(game, Sensei)
+        plan, trial = self._planned(route_, game, seat)
         locale = str(interaction.locale)
-        picked = _value(interaction)
+        await self.show_step(interaction, *self._plan_step(live, game, seat, plan, trial, locale))
+
+    async def _from(self, interaction: discord.Interaction, route_: Route) -> None:
+        """A piece picked: one button per square it may reach, each adding that move to the
+        plan (a stone reaches at most 12 squares, a character at most 6 stones)."""
+        live, game, seat = await self.playing(interaction, route_, my_turn=True)
+        assert isinstance(game, Sensei)
+        plan, trial = self._planned(route_, game, seat)
+        args = route_.args()
+        picked = args[2] if len(args) > 2 else ""
+        locale = str(interaction.locale)
         if picked == CHARACTER:
-            frm = game.public_view()["characters"][seat]
-            kind, targets = "c", game.character_targets(seat)
+            frm = trial.public_view()["characters"][seat]
+            kind, targets = "character", trial.character_targets(seat)
             text = t("sensei.step.character_to", locale, square=frm)
         else:
             frm = picked
-            kind, targets = "s", game.stone_destinations(seat, picked)
+            kind, targets = "stone", trial.stone_destinations(seat, picked)
             text = t("sensei.step.stone_to", locale, square=frm)
         if not targets:
-            # Only a forged value or a position changed under an old menu gets here.
             raise TableError("stale")
-        options = [discord.SelectOption(label=square, value=square) for square in targets]
-        await self.show_step(interaction, text, view_of(
-            select(self.cid(live.id, "to", live.row.version, kind, frm), options,
-                   placeholder=t("sensei.step.to_placeholder", locale)),
-            button(self.cid(live.id, "move", live.row.version), t("button.back", locale))))
+        tid, version = live.id, live.row.version
+        moves = [button(self.cid(tid, "plan", version,
+                                 encode_plan([*plan, {"type": kind, "from": frm, "to": to}])),
+                        to) for to in targets]
+        back = button(self.cid(tid, "plan", version, encode_plan(plan)), t("button.back", locale),
+                      row=LAST_ROW)
+        await self.show_step(interaction, text, view_of(*moves, back))
 
-    async def _to(self, interaction: discord.Interaction, route_: Route) -> None:
-        args = route_.args()
-        if len(args) != 3 or args[1] not in ("s", "c"):
-            raise TableError("stale")
-        kind = "stone" if args[1] == "s" else "character"
-        action = {"type": kind, "from": args[2], "to": _value(interaction)}
-        await self._act(interaction, route_, action)
+    async def _send(self, interaction: discord.Interaction, route_: Route) -> None:
+        live, game, seat = await self.playing(interaction, route_, my_turn=True)
+        assert isinstance(game, Sensei)
+        plan, trial = self._planned(route_, game, seat)
+        actions = list(plan)
+        if self._turn_open(game, trial, seat):
+            actions.append({"type": "end_turn"})
+        outcome = None
+        try:
+            outcome = await self.tables.act_many(live.id, interaction.user.id, actions,
+                                                 expected_version=self.version_of(route_),
+                                                 game_key=self.game_key)
+        except (TableError, IllegalAction) as exc:
+            await self.refuse(interaction, exc, route_)
+            return
+        await self._after_act(interaction, outcome)
 
     async def _end(self, interaction: discord.Interaction, route_: Route) -> None:
         await self._act(interaction, route_, {"type": "end_turn"})
@@ -313,27 +360,29 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
 
     async def _act(self, interaction: discord.Interaction, route_: Route,
                    action: dict[str, Any]) -> None:
-        """Apply one action of the turn, then show the player the next step, then the table."""
+        """End turn or Undo from the board, for a turn begun one action at a time (by an
+        earlier version of the bot, which played each action as it was chosen)."""
         outcome = await self.perform(interaction, route_.table, action, self.version_of(route_),
                                      route_)
-        if outcome is None:
-            return
+        if outcome is not None:
+            await self._after_act(interaction, outcome)
+
+    async def _after_act(self, interaction: discord.Interaction, outcome: Outcome) -> None:
+        """Tell the player what was played, show the next plan when it is their turn again
+        (the opponent had to pass), then the table."""
         locale = str(interaction.locale)
         live, game, seat = outcome.table, outcome.table.game, outcome.seat
         assert isinstance(game, Sensei)
-        done = [e for e in outcome.events
-                if e["type"] in ("stone_moved", "character_moved", "undone", "turn_ended")]
         lines = []
-        for event in done:
+        for event in outcome.events:
             if event["type"] == "turn_ended":
                 lines.append(t("sensei.step.turn_played", locale, turn=event["turn"],
                                actions=" ".join(event["actions"])))
             elif event["type"] == "undone":
                 lines.append(t("sensei.step.undone", locale, action=event["notation"]))
         view = None
-        # The turn goes on, or a new one starts at once when the opponent had to pass.
         if game.to_move == seat:
-            text, view = self._step(live, game, seat, locale)
+            text, view = self._plan_step(live, game, seat, [], game.copy(), locale)
             lines.append(text)
         await self.show_step(interaction, "\n".join(lines), view)
         await self.publish(outcome)
@@ -357,8 +406,18 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         await self._draw_verb(interaction, route_, "decline_draw", "sensei.draw.declined")
 
 
-def _value(interaction: discord.Interaction) -> str:
-    values = (interaction.data or {}).get("values") or []
-    if not values or not isinstance(values[0], str):
+def encode_plan(plan: list[dict[str, Any]]) -> str:
+    """A plan as custom_id text: ``c2-c5_xd1-c5`` (``x`` for the character's ``*``, which a
+    custom_id route does not carry)."""
+    return "_".join(format_action(a).replace("*", "x") for a in plan)
+
+
+def decode_plan(text: str) -> list[dict[str, Any]]:
+    tokens = [token for token in text.split("_") if token]
+    if len(tokens) > MAX_ACTIONS:
         raise TableError("stale")
-    return values[0]
+    try:
+        return [parse_action(token.replace("x", "*", 1) if token.startswith("x") else token)
+                for token in tokens]
+    except IllegalAction:
+        raise TableError("stale") from None

@@ -77,14 +77,34 @@ async def open_move_menu(h, table: Table, player: Member) -> dict[str, Any]:
     return ephemeral_reply(h, token)
 
 
+def buttons(message: dict[str, Any], verb: str) -> list[dict[str, Any]]:
+    return [c for c in components_of(message) if c.get("custom_id", "").split(":")[2] == verb]
+
+
+def labels(message: dict[str, Any], verb: str) -> list[str]:
+    return [c["label"] for c in buttons(message, verb)]
+
+
+def labelled(message: dict[str, Any], verb: str, label: str) -> dict[str, Any]:
+    found = [c for c in buttons(message, verb) if c["label"] == label]
+    assert len(found) == 1, (label, labels(message, verb))
+    return found[0]
+
+
 async def ui_action(h, step: dict[str, Any], player: Member, action: dict[str, Any]) -> dict[str, Any]:
-    """One stone or character move through the step menu: what moves → where to."""
-    value = "char" if action["type"] == "character" else action["from"]
-    await h.click(player, step, find_component(step, "pick")["custom_id"], values=[value])
+    """One stone or character move added to the plan: the piece's button, then the square's
+    (two taps; nothing is played yet)."""
+    piece = next(c for c in buttons(step, "from")
+                 if c["custom_id"].endswith("." + ("char" if action["type"] == "character"
+                                                   else action["from"])))
+    await h.click(player, step, piece["custom_id"])
     step = refreshed(h, step)
-    assert action["to"] in option_values(step, "to")
-    await h.click(player, step, find_component(step, "to")["custom_id"], values=[action["to"]])
+    await h.click(player, step, labelled(step, "plan", action["to"])["custom_id"])
     return refreshed(h, step)
+
+
+async def send(h, step: dict[str, Any], player: Member) -> str:
+    return await h.click(player, step, find_component(step, "send")["custom_id"])
 
 
 def stone(frm: str, to: str) -> dict[str, str]:
@@ -165,44 +185,52 @@ async def test_challenge_is_reserved_for_the_invited_member(harness, players):
 
 # == a turn built with components ==========================================================
 
-async def test_a_whole_turn_built_with_components(harness, players):
+async def test_a_whole_turn_planned_privately_then_sent(harness, players):
     h = harness
     ana, ben = players[:2]
     table = await sensei_table(h, players)
     start_board = board(h, table)
-    assert find_component(start_board, "end")["disabled"] is True  # nothing done yet
-    assert component(start_board, "undo") is None
+    assert labels(start_board, "move") == ["Move"] and component(start_board, "undo") is None
     assert "Turn 1" in start_board["embeds"][0]["description"]
     edits = board_edits(h, table)
+    start_state = await snapshot(h, table)
 
     step = await open_move_menu(h, table, ana)
     assert step["flags"] & 64
-    assert option_labels(step, "pick") == ["stone a1", "stone b1", "stone c1", "stone e1",
-                                           "stone f1", "stone g1", "character d1"]
-    assert find_component(step, "end")["disabled"] is True
-    await h.click(ana, step, find_component(step, "pick")["custom_id"], values=["c1"])
+    # One tap per piece: the stones that can move, then the character.
+    assert labels(step, "from") == ["a1", "b1", "c1", "e1", "f1", "g1", "d1"]
+    assert find_component(step, "send")["disabled"] is True
+    await h.click(ana, step, labelled(step, "from", "c1")["custom_id"])
     step = refreshed(h, step)
-    assert option_values(step, "to") == ["c2", "c3", "c4", "c5", "c6"]  # c7 is red's
-    await h.click(ana, step, find_component(step, "to")["custom_id"], values=["c5"])
+    assert labels(step, "plan") == ["c2", "c3", "c4", "c5", "c6", "Back"]  # c7 is red's
+    await h.click(ana, step, labelled(step, "plan", "c5")["custom_id"])
     step = refreshed(h, step)
-    assert "c1-c5" in step["content"] and "Left this turn: 1 stone move, the character move." in step["content"]
-    assert find_component(step, "end")["disabled"] is False and component(step, "undo")
-    assert board_edits(h, table) == edits + 1
-    assert "Played this turn: c1-c5" in board(h, table)["embeds"][0]["description"]
-    assert find_component(board(h, table), "end")["disabled"] is False
+    assert "Planned: c1-c5" in step["content"]
+    assert "Left this turn: 1 stone move, the character move." in step["content"]
+    assert find_component(step, "send")["disabled"] is False and component(step, "plan")
+    # Nothing is played while the turn is planned: the opponent sees nothing yet.
+    assert board_edits(h, table) == edits and await snapshot(h, table) == start_state
 
     step = await ui_action(h, step, ana, stone("e1", "e2"))
-    assert board_edits(h, table) == edits + 2
-    assert option_labels(step, "pick") == ["character d1"]  # two stone moves used
-    step = await ui_action(h, step, ana, character("d1", "e2"))  # the third action ends the turn
-    assert board_edits(h, table) == edits + 3
+    assert labels(step, "from") == ["d1"]  # two stone moves used
+    step = await ui_action(h, step, ana, character("d1", "e2"))
+    assert "Your turn is complete" in step["content"] and labels(step, "from") == []
+    # Even the third move can be taken back before the turn is sent.
+    await h.click(ana, step, labelled(step, "plan", "Undo")["custom_id"])
+    step = refreshed(h, step)
+    assert "Planned: c1-c5 e1-e2 —" in step["content"] and labels(step, "from") == ["d1"]
+    step = await ui_action(h, step, ana, character("d1", "e2"))
+    assert await snapshot(h, table) == start_state
+    await send(h, step, ana)
+    step = refreshed(h, step)
     assert "Turn 1 played: c1-c5 e1-e2 *d1-e2" in step["content"]
-    assert components_of(step) == []
+    assert components_of(step) == [] and step["flags"] & 64  # told privately, in the menu
 
     live = await live_of(h, table)
     assert live.game.to_move == 1 and live.row.version == 3
     view = live.game.public_view()
     assert view["characters"][0] == "e2" and view["board"]["c5"]["seat"] == 0
+    assert board_edits(h, table) == edits + 1  # the whole turn at once
     turn_lines = [line for line in log_lines(h, table) if "c1-c5" in line]
     assert turn_lines == [f"Turn 1 · Ana: c1-c5 e1-e2 *d1-e2 Next: {ben.mention}."]
     # The turn line ends with a link to the board, wherever it has scrolled.
@@ -219,31 +247,71 @@ async def test_a_whole_turn_built_with_components(harness, players):
     (OUT / "sensei_cog_turn.png").write_bytes(png)
 
 
-async def test_undo_then_end_turn(harness, players):
+async def test_a_planned_move_undone_leaves_nothing_and_a_single_move_can_be_sent(harness, players):
     h = harness
     ana, ben = players[:2]
     table = await sensei_table(h, players)
-    start_state, _ = await snapshot(h, table)
+    start_state = await snapshot(h, table)
     step = await open_move_menu(h, table, ana)
     step = await ui_action(h, step, ana, stone("a1", "a4"))
-    assert find_component(board(h, table), "undo")
-    await h.click(ana, step, find_component(step, "undo")["custom_id"])
+    await h.click(ana, step, labelled(step, "plan", "Undo")["custom_id"])
     step = refreshed(h, step)
-    assert "Took back a1-a4" in step["content"]
-    assert find_component(step, "end")["disabled"] is True and component(step, "undo") is None
-    state, version = await snapshot(h, table)
-    assert state == start_state and version == 2
-    assert component(board(h, table), "undo") is None
-    assert find_component(board(h, table), "end")["disabled"] is True
-    assert not any("a1-a4" in line for line in log_lines(h, table))  # nothing logged for undo
+    assert "Planned" not in step["content"] and component(step, "plan") is None
+    assert find_component(step, "send")["disabled"] is True
+    assert await snapshot(h, table) == start_state
+    # Back from a piece's squares keeps the plan as it was.
+    await h.click(ana, step, labelled(step, "from", "g1")["custom_id"])
+    step = refreshed(h, step)
+    await h.click(ana, step, labelled(step, "plan", "Back")["custom_id"])
+    step = refreshed(h, step)
+    assert labels(step, "from")[0] == "a1" and "Planned" not in step["content"]
 
-    # End turn from the board, after one action.
     step = await ui_action(h, step, ana, stone("g1", "g3"))
+    token = await send(h, step, ana)
+    assert "Turn 1 played: g1-g3" in h.reply_text(token)
+    live = await live_of(h, table)
+    assert live.game.to_move == 1 and live.row.version == 2  # the move and the end of the turn
+    assert f"Turn 1 · Ana: g1-g3 Next: {ben.mention}." in log_lines(h, table)
+
+
+async def test_two_moves_and_send_take_six_taps(harness, players):
+    h = harness
+    ana = players[0]
+    table = await sensei_table(h, players)
+    taps = 1
+    step = await open_move_menu(h, table, ana)
+    for action in (stone("a1", "a3"), stone("g1", "g4")):
+        step = await ui_action(h, step, ana, action)
+        taps += 2
+    await send(h, step, ana)
+    taps += 1
+    assert taps == 6 and (await live_of(h, table)).game.to_move == 1
+
+
+async def test_a_turn_begun_one_action_at_a_time_ends_from_the_board(harness, players):
+    """Tables saved mid-turn by the earlier one-action-at-a-time menus go on: the board shows
+    End turn and Undo, and the menu plans on top of what was played."""
+    h = harness
+    ana, ben = players[:2]
+    table = await sensei_table(h, players)
+    await h.bot.tables.act(table.id, ana.id, stone("a1", "a4"))
+    h.bot.reconciler.mark(table.id)
+    await h.settle()
+    assert find_component(board(h, table), "undo")
+    b = board(h, table)
+    await h.click(ana, b, find_component(b, "undo")["custom_id"])
+    assert component(board(h, table), "undo") is None
+    await h.bot.tables.act(table.id, ana.id, stone("g1", "g3"))
+    h.bot.reconciler.mark(table.id)
+    await h.settle()
+    step = await open_move_menu(h, table, ana)
+    assert "Played this turn: g1-g3" in step["content"]
+    assert find_component(step, "send")["disabled"] is False
     b = board(h, table)
     token = await h.click(ana, b, find_component(b, "end")["custom_id"])
     assert "Turn 1 played: g1-g3" in h.reply_text(token) and h.reply_flags(token)[-1] & 64
     live = await live_of(h, table)
-    assert live.game.to_move == 1 and live.row.version == 4
+    assert live.game.to_move == 1
     assert f"Turn 1 · Ana: g1-g3 Next: {ben.mention}." in log_lines(h, table)
 
 
@@ -296,23 +364,32 @@ async def test_illegal_typed_turn_names_the_first_illegal_action_and_changes_not
     assert len(log_lines(h, table)) == lines and board_edits(h, table) == edits
 
 
-async def test_typed_turn_does_not_silently_continue_a_turn_begun_with_buttons(harness, players):
+async def test_a_typed_turn_replaces_a_plan_but_never_continues_a_played_action(harness, players):
     h = harness
     ana = players[0]
     table = await sensei_table(h, players)
     step = await open_move_menu(h, table, ana)
-    await ui_action(h, step, ana, stone("b1", "b3"))
+    step = await ui_action(h, step, ana, stone("b1", "b3"))
+    # A plan is private and unplayed: a typed turn is played whole, and the plan goes stale.
+    await h.command(ana, "sensei", "move", channel_id=table.thread, notation="a1-a2")
+    token = await send(h, step, ana)
+    assert "earlier turn" in h.reply_text(token)
+    assert any(line.startswith("Turn 1 · Ana: a1-a2") for line in log_lines(h, table))
+
+    # An action already played (by the earlier one-at-a-time menus) is never silently continued.
+    ben = players[1]
+    await h.bot.tables.act(table.id, ben.id, stone("b7", "b5"))
     before = await snapshot(h, table)
-    token = await h.command(ana, "sensei", "move", channel_id=table.thread,
-                            notation="*d1-b3 f1-f2")
-    assert "You already began this turn with the buttons (`b1-b3`)" in h.reply_text(token)
+    token = await h.command(ben, "sensei", "move", channel_id=table.thread,
+                            notation="*d7-b5 f7-f6")
+    assert "You already began this turn with the buttons (`b7-b5`)" in h.reply_text(token)
     assert await snapshot(h, table) == before
     # Undone, the whole turn can be typed.
-    await h.bot.tables.act(table.id, ana.id, {"type": "undo"})
-    await h.command(ana, "sensei", "move", channel_id=table.thread, notation="b1-b3 *d1-b3 f1-f2")
+    await h.bot.tables.act(table.id, ben.id, {"type": "undo"})
+    await h.command(ben, "sensei", "move", channel_id=table.thread, notation="b7-b5 *d7-b5 f7-f6")
     live = await live_of(h, table)
-    assert live.game.to_move == 1
-    assert any(line.startswith("Turn 1 · Ana: b1-b3 *d1-b3 f1-f2") for line in log_lines(h, table))
+    assert live.game.to_move == 0
+    assert any(line.startswith("Turn 2 · Ben: b7-b5 *d7-b5 f7-f6") for line in log_lines(h, table))
 
 
 # == refused clicks ========================================================================
@@ -328,7 +405,7 @@ async def test_stale_outsider_and_out_of_turn_clicks_change_nothing(harness, pla
 
     token = await h.click(ben, old_board, find_component(old_board, "move")["custom_id"])
     assert "earlier turn" in h.reply_text(token)
-    token = await h.click(ana, old_step, find_component(old_step, "pick")["custom_id"], values=["c1"])
+    token = await h.click(ana, old_step, labelled(old_step, "from", "c1")["custom_id"])
     assert "earlier turn" in h.reply_text(token)
     stranger = Member(999, "Stranger")
     for verb in ("move", "offer", "resign"):
@@ -338,16 +415,24 @@ async def test_stale_outsider_and_out_of_turn_clicks_change_nothing(harness, pla
     assert "not your turn" in h.reply_text(token)
     assert all(flags & 64 for flags in h.reply_flags(token))
 
-    # A destination that was never offered (a forged select value) is refused by the rules.
+    # A plan that was never offered: a custom_id not on the clicked message is not taken; one
+    # forged onto it is refused by the rules, with the reason.
     step = await open_move_menu(h, table, ben)
-    await h.click(ben, step, find_component(step, "pick")["custom_id"], values=["a7"])
-    step = refreshed(h, step)
-    token = await h.click(ben, step, find_component(step, "to")["custom_id"], values=["b6"])
-    assert "never diagonally" in h.reply_text(token)
-    token = await h.click(ben, step, find_component(step, "to")["custom_id"], values=["zz"])
-    assert h.reply_text(token).startswith("⚠️")
-    # Ana may not finish Ben's turn with a current but out-of-turn End turn.
-    await h.click(ben, step, find_component(step, "to")["custom_id"], values=["a5"])
+    version = before[1]
+    token = await h.click(ben, step, f"sensei:{table.id}:send:{version}.a7-b6")
+    assert "not valid any more" in h.reply_text(token)
+    for forged, reason in (("a7-b6", "never diagonally"), ("a7-a6_b7-b6_c7-c6", "two stones"),
+                           ("zz", "")):
+        custom_id = f"sensei:{table.id}:send:{version}.{forged}"
+        tampered = json.loads(json.dumps(step))
+        tampered["components"][0]["components"][0]["custom_id"] = custom_id
+        token = await h.click(ben, tampered, custom_id)
+        assert h.reply_text(token).startswith("⚠️") and reason in h.reply_text(token), forged
+    assert await snapshot(h, table) == before
+    # Ana may not finish Ben's turn with an out-of-turn End turn.
+    await h.bot.tables.act(table.id, ben.id, stone("a7", "a5"))
+    h.bot.reconciler.mark(table.id)
+    await h.settle()
     token = await h.click(ana, board(h, table), find_component(board(h, table), "end")["custom_id"])
     assert "not your turn" in h.reply_text(token)
     live = await live_of(h, table)
@@ -374,8 +459,7 @@ async def test_a_game_played_to_the_end_rebuilds_and_offers_a_rematch(harness, p
             step = await open_move_menu(h, table, player)
             for action in turn:
                 step = await ui_action(h, step, player, action)
-            if component(step, "end"):
-                await h.click(player, step, find_component(step, "end")["custom_id"])
+            await send(h, step, player)
     row = await h.bot.store.get_table(table.id)
     assert row.status == "finished" and (await final_state(h, table.id))["result"]["reason"] == "arrived"
     rebuilt = await h.bot.tables.rebuild(table.id)
@@ -454,7 +538,7 @@ async def test_draw_offer_decline_and_agreement(harness, players):
     assert (await h.bot.store.user_stats(row.guild_id, ben.id))["sensei"]["draw"] == 1
 
 
-async def test_a_partial_turn_survives_a_restart(database, players):
+async def test_a_planned_turn_survives_a_restart(database, players):
     db = database
     h = await start_bot(db)
     ana = players[0]
@@ -465,11 +549,11 @@ async def test_a_partial_turn_survives_a_restart(database, players):
     fake = h.fake
     await h.bot.close()
 
-    h2 = await start_bot(db, fake)  # a new process: the half-played turn comes back from the store
+    h2 = await start_bot(db, fake)  # a new process: the plan lives in the menu's buttons
     try:
         assert await snapshot(h2, table) == state
         step = await ui_action(h2, step, ana, stone("b1", "b4"))  # the menu sent before restart
-        await h2.click(ana, step, find_component(step, "end")["custom_id"])
+        await send(h2, step, ana)
         live = await live_of(h2, table)
         assert live.game.to_move == 1 and live.row.version == 3
         assert (await h2.bot.tables.rebuild(table.id)).to_json() == live.game.to_json()
