@@ -49,6 +49,9 @@ ARROW_EDGE = (20, 20, 24)
 MARK_FROM = (255, 214, 90)
 MARK_TO = (255, 190, 40)
 BARRIER_RING = (255, 40, 200)
+#: a private step's choice: dark violet, at least 3:1 against either board side's squares
+CHOICE = (88, 38, 196)
+CHOICE_EDGE = (255, 255, 255)
 
 
 def _square_xy(name: str) -> tuple[int, int] | None:
@@ -349,6 +352,21 @@ def _mark(draw: ImageDraw.ImageDraw, name: str, colour: tuple, inset: int) -> No
                        outline=colour, width=4)
 
 
+def _draw_choice(draw: ImageDraw.ImageDraw, choice: dict[str, Any], board: dict[str, Any]) -> None:
+    """A private step's piece (a square frame) and where it may go: a ring around a stone the
+    character may jump onto, a dot on an empty square, neither covering a piece."""
+    _mark(draw, choice.get("from", ""), CHOICE, 1)
+    for name in choice.get("to") or ():
+        box = _square_box(name)
+        if not box:
+            continue
+        if name in board:
+            draw.ellipse([box[0] + 2, box[1] + 2, box[2] - 2, box[3] - 2], outline=CHOICE, width=4)
+        else:
+            cx, cy, r = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, CELL * 0.14
+            draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=CHOICE, outline=CHOICE_EDGE, width=2)
+
+
 def render(view: dict[str, Any], names: list[str], locale: str = "en") -> bytes:
     """PNG of the public ``view`` with the players' display names, words in ``locale``."""
     # A palette image encodes about four times faster than RGB and is a third of the size;
@@ -399,6 +417,7 @@ def _compose(view: dict[str, Any], names: Sequence[str], locale: str = "en") -> 
     # Pieces go over the arrows: no stone or character is ever hidden by one.
     _paste_pieces(img, view)
     draw = ImageDraw.Draw(img)
+    _draw_choice(draw, view.get("choice") or {}, board)
     result = view.get("result") or {}
     if result.get("reason") == "barrier":
         details = result.get("details") or {}
@@ -439,6 +458,7 @@ def _sample_view(side: str, to_move: int | None, winner: int | None) -> dict[str
                                                       {"kind": "character", "from": "e1", "to": "b4"}],
                          "stone_moves_left": 1, "character_move_left": True, "can_end": True},
         "last_turn": {"seat": 1, "turn": 11, "actions": moves},
+        "choice": {"from": "d1", "to": ["a1", "d4", "e2"]},
         "finished": winner is not None,
         "result": None if winner is None else {
             "winners": [winner], "reason": "barrier", "draw": False,

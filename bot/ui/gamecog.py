@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BOARD_FILE = "board.png"
+#: the picture of a private step (a planned move, a choice being made)
+STEP_FILE = "step.png"
 MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 NO_MENTIONS = discord.AllowedMentions.none()
 LOBBY_VERBS = ("join", "leave", "start", "cancel")
@@ -306,13 +308,21 @@ class GameCog(commands.GroupCog):
         return mine[0]
 
     async def show_step(self, interaction: discord.Interaction, content: str,
-                        view: discord.ui.View | None) -> None:
-        """Step through a private flow: replace the ephemeral message clicked, or open one."""
+                        view: discord.ui.View | None, picture: bytes | None = None) -> None:
+        """Step through a private flow: replace the ephemeral message clicked, or open one.
+        ``picture`` shows the position being decided; a step without one clears the last."""
         message = interaction.message
+        file = None if picture is None else discord.File(io.BytesIO(picture), filename=STEP_FILE)
         if message is not None and message.flags.ephemeral:
-            await update_message(interaction, content=clip(content, CONTENT), view=view)
+            await update_message(interaction, content=clip(content, CONTENT), view=view,
+                                 attachments=[file] if file else [])
         else:
-            await ephemeral(interaction, content, view=view)
+            await ephemeral(interaction, content, view=view, file=file)
+
+    async def step_picture(self, live: LiveTable, view: dict[str, Any], locale: str) -> bytes:
+        """``view`` (a public view, perhaps with what a private step highlights) drawn like
+        the board, off the event loop."""
+        return await self.draw(self.renderer_name, self.render, view, live.names(), locale)
 
     @staticmethod
     def version_of(route_: Route) -> int:
@@ -882,9 +892,7 @@ class GameCog(commands.GroupCog):
 
     async def board_png(self, live: LiveTable) -> bytes:
         # Render from a snapshot of the public view, off the event loop.
-        view = self.game(live).public_view()
-        return await self.draw(self.renderer_name, self.render, view, live.names(),
-                               live.row.locale)
+        return await self.step_picture(live, self.game(live).public_view(), live.row.locale)
 
     async def refresh_board(self, live: LiveTable, *, repost: bool = False) -> None:
         """Make the board message show the stored version: edit it, or post a new one (and

@@ -14,10 +14,13 @@ from .limits import CONTENT, clip
 
 
 async def ephemeral(interaction: discord.Interaction, text: str, *,
-                    view: discord.ui.View | None = None) -> None:
+                    view: discord.ui.View | None = None,
+                    file: discord.File | None = None) -> None:
     kwargs: dict[str, Any] = {"ephemeral": True}
     if view is not None:
         kwargs["view"] = view
+    if file is not None:
+        kwargs["file"] = file
     text = clip(text, CONTENT)
     if interaction.response.is_done():
         await interaction.followup.send(text, **kwargs)

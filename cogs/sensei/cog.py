@@ -306,7 +306,9 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         assert isinstance(game, Sensei)
         plan, trial = self._planned(route_, game, seat)
         locale = str(interaction.locale)
-        await self.show_step(interaction, *self._plan_step(live, game, seat, plan, trial, locale))
+        text, view = self._plan_step(live, game, seat, plan, trial, locale)
+        await self.show_step(interaction, text, view,
+                             await self.step_picture(live, trial.public_view(), locale))
 
     async def _from(self, interaction: discord.Interaction, route_: Route) -> None:
         """A piece picked: one button per square it may reach, each adding that move to the
@@ -333,7 +335,10 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
                         to) for to in targets]
         back = button(self.cid(tid, "plan", version, encode_plan(plan)), t("button.back", locale),
                       row=LAST_ROW)
-        await self.show_step(interaction, text, view_of(*moves, back))
+        # The picture rings the piece and marks every square it may reach.
+        picture = await self.step_picture(
+            live, dict(trial.public_view(), choice={"from": frm, "to": targets}), locale)
+        await self.show_step(interaction, text, view_of(*moves, back), picture)
 
     async def _send(self, interaction: discord.Interaction, route_: Route) -> None:
         live, game, seat = await self.playing(interaction, route_, my_turn=True)

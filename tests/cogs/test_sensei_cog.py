@@ -1,6 +1,7 @@
 """The Sensei cog through the fake Discord: lobby, challenge, turns by components and by text."""
 from __future__ import annotations
 
+import io
 import json
 import re
 import random
@@ -9,7 +10,10 @@ from typing import Any
 
 import pytest
 
+from PIL import Image
+
 from bot.games.sensei import Sensei, legal_turns
+from render import sensei as render_sensei
 from bot.testing.fake_discord import BOT_ID, CHANNEL_ID, Member, components_of, find_component
 from tests.conftest import start_bot
 from tests.helpers import Table, final_state, board, custom_ids, ephemeral_reply, start_table
@@ -272,6 +276,35 @@ async def test_a_planned_move_undone_leaves_nothing_and_a_single_move_can_be_sen
     live = await live_of(h, table)
     assert live.game.to_move == 1 and live.row.version == 2  # the move and the end of the turn
     assert f"Turn 1 · Ana: g1-g3 Next: {ben.mention}." in log_lines(h, table)
+
+
+def step_png(h, token: str) -> Image.Image:
+    """The picture a click's answer attached (the last one, when several)."""
+    files = [r.files for r in h.fake.requests if token in r.path and r.files]
+    return Image.open(io.BytesIO(files[-1][0][1])).convert("RGB")
+
+
+async def test_every_planning_step_shows_the_position_with_the_choice_marked(harness, players):
+    h = harness
+    ana = players[0]
+    table = await sensei_table(h, players)
+    step = await open_move_menu(h, table, ana)
+    assert [a["filename"] for a in step["attachments"]] == ["step.png"]
+    step = await ui_action(h, step, ana, stone("c1", "c5"))
+    assert [a["filename"] for a in step["attachments"]] == ["step.png"]
+    token = await h.click(ana, step, labelled(step, "from", "e1")["custom_id"])
+    picture = step_png(h, token)
+    # Every square the stone may reach carries the choice's dot; other squares do not.
+    reach = [label for label in labels(refreshed(h, step), "plan") if label != "Back"]
+    assert reach == ["e2", "e3", "e4", "e5", "e6"]
+    for square in ("e2", "e6", "d4", "f3"):
+        x, y = render_sensei._centre(square)
+        assert (picture.getpixel((int(x), int(y))) == render_sensei.CHOICE) == (square in reach)
+    # The planned move is drawn on it: c5 holds a green stone in the picture, not in the game.
+    assert "c5" not in (await live_of(h, table)).game.public_view()["board"]
+    x, y = render_sensei._centre("c5")
+    assert picture.getpixel((int(x), int(y))) != picture.getpixel(
+        tuple(int(v) for v in render_sensei._centre("c4")))
 
 
 async def test_two_moves_and_send_take_six_taps(harness, players):
