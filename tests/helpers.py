@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,22 +65,54 @@ async def random_move(h: Harness, table: Table,
     return table.players[seat], rng.choice(live.game.legal_actions(seat))
 
 
+#: one step of a turn: the verb of the component to click and the choice it makes (None: the
+#: only component with that verb)
+Tap = tuple[str, str | None]
+
+
+def choice_on(message: dict[str, Any], verb: str,
+              value: str | None) -> tuple[dict[str, Any], list[str] | None]:
+    """The component of ``message`` that makes a choice: the button carrying ``value`` as the
+    last part of its custom_id, or the select offering it (then the values to send)."""
+    found = [c for c in components_of(message) if c.get("custom_id", "").split(":")[2] == verb]
+    if value is None:
+        assert len(found) == 1, (verb, [c["custom_id"] for c in found])
+        return found[0], None
+    for c in found:
+        if c["type"] == 3 and value in [o["value"] for o in c["options"]]:
+            return c, [value]
+        if c["type"] == 2 and c["custom_id"].split(":")[3].split(".")[-1] == value:
+            return c, None
+    raise AssertionError(f"no {verb} choice {value} on: {[c.get('custom_id') for c in found]}")
+
+
+async def tap_through(h: Harness, member: Member, message: dict[str, Any],
+                      path: list[Tap]) -> tuple[str, int]:
+    """Click ``path`` from ``message`` (the board) on, each step on the message the click
+    before left; the last click's token and the taps it took: a button is one tap, a select
+    two (open it, choose)."""
+    taps, token = 0, ""
+    for verb, value in path:
+        component, values = choice_on(message, verb, value)
+        token = await h.click(member, message, component["custom_id"], values=values)
+        taps += 1 if values is None else 2
+        message = ephemeral_reply(h, token)
+    return token, taps
+
+
+def narabi_path(board_message: dict[str, Any], action: dict[str, Any]) -> list[Tap]:
+    """Switch → my card → the target (which switches)."""
+    return [("switch", None), ("pick", str(action["card"])), ("confirm", str(action["target"]))]
+
+
 async def narabi_switch(h: Harness, table: Table, rng: random.Random) -> dict[str, Any] | None:
-    """The player to move switches through the real Switch → pick → target → confirm flow."""
+    """The player to move switches through the real Switch → card → target flow."""
     picked = await random_move(h, table, rng)
     if picked is None:
         return None
     player, action = picked
     b = board(h, table)
-    token = await h.click(player, b, find_component(b, "switch")["custom_id"])
-    step = ephemeral_reply(h, token)
-    pick = find_component(step, "pick")
-    await h.click(player, step, pick["custom_id"], values=[str(action["card"])])
-    step = h.fake.messages[int(step["id"])]
-    await h.click(player, step, find_component(step, "target")["custom_id"],
-                  values=[str(action["target"])])
-    step = h.fake.messages[int(step["id"])]
-    await h.click(player, step, find_component(step, "confirm")["custom_id"])
+    await tap_through(h, player, b, narabi_path(b, action))
     return action
 
 
