@@ -3,8 +3,13 @@ from __future__ import annotations
 
 import random
 import re
+import types
 from dataclasses import dataclass
 from typing import Any
+
+import pytest
+
+import bot.tables as tables_module
 
 from bot.testing.fake_discord import CHANNEL_ID, Harness, Member, components_of, find_component
 
@@ -15,6 +20,11 @@ class Table:
     lobby: dict[str, Any]
     thread: int
     players: list[Member]
+
+
+def deal_with(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Make the next tables start from ``seed`` (the runtime draws it from ``secrets``)."""
+    monkeypatch.setattr(tables_module, "secrets", types.SimpleNamespace(randbits=lambda _: seed))
 
 
 def custom_ids(message: dict[str, Any]) -> list[str]:
@@ -103,6 +113,18 @@ async def tap_through(h: Harness, member: Member, message: dict[str, Any],
 def narabi_path(board_message: dict[str, Any], action: dict[str, Any]) -> list[Tap]:
     """Switch → my card → the target (which switches)."""
     return [("switch", None), ("pick", str(action["card"])), ("confirm", str(action["target"]))]
+
+
+def sarena_path(board_message: dict[str, Any], action: dict[str, Any]) -> list[Tap]:
+    """Move (the one whose rows hold the pile, when the board has two) → pile → destination."""
+    moves = [c for c in components_of(board_message) if c["custom_id"].split(":")[2] == "move"]
+    row = int(action["from"][1])
+    part = None
+    for move in moves if len(moves) > 1 else []:
+        first, *_, last = (int(d) for d in re.findall(r"\d", move["label"]))  # "rows 1–3"
+        if first <= row <= last:
+            part = move["custom_id"].rsplit(".", 1)[1]
+    return [("move", part), ("pile", action["from"]), ("go", action["to"])]
 
 
 async def narabi_switch(h: Harness, table: Table, rng: random.Random) -> dict[str, Any] | None:
