@@ -17,6 +17,7 @@ from bot.i18n import t
 from bot.ui.translator import command_name, command_text, named_options
 from bot.tables import LiveTable, Outcome, TableError, closed_error
 from bot.ui.gamecog import AI_CHOICES, NO_MENTIONS, GameCog, chosen
+from bot.ui.limits import BUTTON_LABEL, OPTION_LABEL, clip
 from bot.ui.replies import update_message
 from bot.ui.routing import Choice, Route, button, choice_items, select, view_of
 from render.narabi import render as render_board
@@ -157,19 +158,30 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         await handler(interaction, route_)
 
     def _card_label(self, game: Narabi, card_id: int, locale: str, owner_of: dict[int, int],
-                    live: LiveTable, me: int) -> str:
-        """"your ⚪7" or "Ana's ⚪7"."""
+                    live: LiveTable, me: int, room: int = OPTION_LABEL) -> str:
+        """"your ⚪7" or "Ana's ⚪7" in ``room`` characters: a long name gives way, not the stone."""
         stone = self.stone_of(game, card_id, locale)
         holder = owner_of[card_id]
         if holder == me:
             return t("narabi.card.mine", locale, stone=stone)
-        return t("narabi.card.of", locale, player=live.row.seats[holder].name, stone=stone)
+        name = live.row.seats[holder].name
+        overflow = len(t("narabi.card.of", locale, player=name, stone=stone)) - room
+        return t("narabi.card.of", locale, player=clip(name, len(name) - max(overflow, 0)),
+                 stone=stone)
+
+    def _target_label(self, game: Narabi, card_id: int, locale: str, owner_of: dict[int, int],
+                      live: LiveTable, me: int) -> str:
+        """"Ana's ⚪7 · place 2 of 4 in the row": a button has no description, so the place,
+        which tells alike stones apart, ends the label."""
+        place = " · " + self.place(game, card_id, locale)
+        return self._card_label(game, card_id, locale, owner_of, live, me,
+                                BUTTON_LABEL - len(place)) + place
 
     def _options(self, game: Narabi, ids: list[int], locale: str, owner_of: dict[int, int],
                  live: LiveTable, me: int) -> list[discord.SelectOption]:
         # Two stones can look alike: the place in the row tells every choice apart.
         return [discord.SelectOption(
-            label=self._card_label(game, card_id, locale, owner_of, live, me)[:100],
+            label=self._card_label(game, card_id, locale, owner_of, live, me),
             value=str(card_id), description=self.place(game, card_id, locale))
             for card_id in ids]
 
@@ -225,9 +237,8 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
                                  view_of(back))
             return
         owners = self._owners(game)
-        # A button has no description: the place, which tells alike stones apart, joins the label.
-        choices = [Choice(str(target), self._card_label(game, target, locale, owners, live, seat)
-                          + " · " + self.place(game, target, locale),
+        choices = [Choice(str(target),
+                          self._target_label(game, target, locale, owners, live, seat),
                           style=discord.ButtonStyle.success) for target in targets]
         await self.show_step(interaction, header + "\n" + t("narabi.switch.target", locale),
                              view_of(*choice_items(

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from bot.i18n import catalogs
-from bot.testing.fake_discord import CHANNEL_ID, components_of, find_component
+from bot.testing.fake_discord import CHANNEL_ID, Member, components_of, find_component
 from bot.ui import routing
 from tests.helpers import board, ephemeral_reply, narabi_switch, open_lobby, start_table
 
@@ -321,3 +321,28 @@ async def test_no_two_choices_read_the_same(harness, players):
         shown = [c["label"] for c in with_verb(step, "confirm")]
         assert len(set(shown)) == len(shown)
         assert all(" · place " in label for label in shown)
+
+
+async def test_a_long_name_is_cut_before_the_place(harness):
+    """A button label is 80 characters at most: a long name gives way, the stone and its place
+    stay."""
+    h = harness
+    cog = h.bot.get_cog("NarabiCog")
+    long_names = [Member(200 + i, f"{i}-{'Bartholomew-Maximilian-' * 3}") for i in range(5)]
+    table = await start_table(h, "narabi", long_names)
+    live = await h.bot.tables.get(table.id)
+    mover = table.players[live.game.to_move]
+    b = board(h, table)
+    token = await h.click(mover, b, find_component(b, "switch")["custom_id"])
+    step = ephemeral_reply(h, token)
+    card = live.game.legal_actions(live.game.to_move)[0]["card"]
+    pick = next(c for c in with_verb(step, "pick") if choice_of(c) == card)
+    await h.click(mover, step, pick["custom_id"])
+    step = h.fake.messages[int(step["id"])]
+    shown = [c["label"] for c in with_verb(step, "confirm")]
+    assert len(set(shown)) == len(shown)
+    stones = {c["id"]: cog.stone(c, "en") for row in live.game.public_view()["rows"] for c in row}
+    for target in with_verb(step, "confirm"):
+        label = target["label"]
+        assert len(label) <= 80 and "…'s " in label and label.endswith("in the row")
+        assert f"'s {stones[choice_of(target)]} · place " in label
