@@ -301,6 +301,20 @@ async def test_no_condition_reaches_a_public_surface(harness, players, caplog, s
     assert _contains_condition_key(render_inputs[-1])
 
 
+async def open_targets(h, table, live) -> tuple[list[str], dict]:
+    """Switch, then the mover's first card that has a target: the card buttons' labels and
+    the step of targets."""
+    mover = table.players[live.game.to_move]
+    b = board(h, table)
+    token = await h.click(mover, b, find_component(b, "switch")["custom_id"])
+    step = ephemeral_reply(h, token)
+    cards = [c["label"] for c in with_verb(step, "pick")]
+    card = live.game.legal_actions(live.game.to_move)[0]["card"]
+    pick = next(c for c in with_verb(step, "pick") if choice_of(c) == card)
+    await h.click(mover, step, pick["custom_id"])
+    return cards, h.fake.messages[int(step["id"])]
+
+
 async def test_no_two_choices_read_the_same(harness, players):
     """Two stones can look alike (two blanks of one colour): every button of the switch also
     names its place in the row, so no two read the same."""
@@ -308,16 +322,8 @@ async def test_no_two_choices_read_the_same(harness, players):
     for i in range(3):
         table = await start_table(h, "narabi", players[:5], channel=CHANNEL_ID + i)
         live = await h.bot.tables.get(table.id)
-        mover = table.players[live.game.to_move]
-        b = board(h, table)
-        token = await h.click(mover, b, find_component(b, "switch")["custom_id"])
-        step = ephemeral_reply(h, token)
-        shown = [c["label"] for c in with_verb(step, "pick")]
-        assert len(set(shown)) == len(shown) and all("place" in label for label in shown)
-        playable = live.game.legal_actions(live.game.to_move)[0]["card"]
-        pick = next(c for c in with_verb(step, "pick") if choice_of(c) == playable)
-        await h.click(mover, step, pick["custom_id"])
-        step = h.fake.messages[int(step["id"])]
+        cards, step = await open_targets(h, table, live)
+        assert len(set(cards)) == len(cards) and all("place" in label for label in cards)
         shown = [c["label"] for c in with_verb(step, "confirm")]
         assert len(set(shown)) == len(shown)
         assert all(" · place " in label for label in shown)
@@ -331,14 +337,7 @@ async def test_a_long_name_is_cut_before_the_place(harness):
     long_names = [Member(200 + i, f"{i}-{'Bartholomew-Maximilian-' * 3}") for i in range(5)]
     table = await start_table(h, "narabi", long_names)
     live = await h.bot.tables.get(table.id)
-    mover = table.players[live.game.to_move]
-    b = board(h, table)
-    token = await h.click(mover, b, find_component(b, "switch")["custom_id"])
-    step = ephemeral_reply(h, token)
-    card = live.game.legal_actions(live.game.to_move)[0]["card"]
-    pick = next(c for c in with_verb(step, "pick") if choice_of(c) == card)
-    await h.click(mover, step, pick["custom_id"])
-    step = h.fake.messages[int(step["id"])]
+    _, step = await open_targets(h, table, live)
     shown = [c["label"] for c in with_verb(step, "confirm")]
     assert len(set(shown)) == len(shown)
     stones = {c["id"]: cog.stone(c, "en") for row in live.game.public_view()["rows"] for c in row}
