@@ -2,8 +2,14 @@
 from __future__ import annotations
 
 import random
+import re
+import types
 from dataclasses import dataclass
 from typing import Any
+
+import pytest
+
+import bot.tables as tables_module
 
 from bot.testing.fake_discord import CHANNEL_ID, Harness, Member, components_of, find_component
 
@@ -14,6 +20,11 @@ class Table:
     lobby: dict[str, Any]
     thread: int
     players: list[Member]
+
+
+def deal_with(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Make the next tables start from ``seed`` (the runtime draws it from ``secrets``)."""
+    monkeypatch.setattr(tables_module, "secrets", types.SimpleNamespace(randbits=lambda _: seed))
 
 
 def custom_ids(message: dict[str, Any]) -> list[str]:
@@ -64,22 +75,66 @@ async def random_move(h: Harness, table: Table,
     return table.players[seat], rng.choice(live.game.legal_actions(seat))
 
 
+#: one step of a turn: the verb of the component to click and the choice it makes (None: the
+#: only component with that verb)
+Tap = tuple[str, str | None]
+
+
+def choice_on(message: dict[str, Any], verb: str,
+              value: str | None) -> tuple[dict[str, Any], list[str] | None]:
+    """The component of ``message`` that makes a choice: the button carrying ``value`` as the
+    last part of its custom_id, or the select offering it (then the values to send)."""
+    found = [c for c in components_of(message) if c.get("custom_id", "").split(":")[2] == verb]
+    if value is None:
+        assert len(found) == 1, (verb, [c["custom_id"] for c in found])
+        return found[0], None
+    for c in found:
+        if c["type"] == 3 and value in [o["value"] for o in c["options"]]:
+            return c, [value]
+        if c["type"] == 2 and c["custom_id"].split(":")[3].split(".")[-1] == value:
+            return c, None
+    raise AssertionError(f"no {verb} choice {value} on: {[c.get('custom_id') for c in found]}")
+
+
+async def tap_through(h: Harness, member: Member, message: dict[str, Any],
+                      path: list[Tap]) -> tuple[str, int]:
+    """Click ``path`` from ``message`` (the board) on, each step on the message the click
+    before left; the last click's token and the taps it took: a button is one tap, a select
+    two (open it, choose)."""
+    taps, token = 0, ""
+    for verb, value in path:
+        component, values = choice_on(message, verb, value)
+        token = await h.click(member, message, component["custom_id"], values=values)
+        taps += 1 if values is None else 2
+        message = ephemeral_reply(h, token)
+    return token, taps
+
+
+def narabi_path(board_message: dict[str, Any], action: dict[str, Any]) -> list[Tap]:
+    """Switch → my card → the target (which switches)."""
+    return [("switch", None), ("pick", str(action["card"])), ("confirm", str(action["target"]))]
+
+
+def sarena_path(board_message: dict[str, Any], action: dict[str, Any]) -> list[Tap]:
+    """Move (the one whose rows hold the pile, when the board has two) → pile → destination."""
+    moves = [c for c in components_of(board_message) if c["custom_id"].split(":")[2] == "move"]
+    row = int(action["from"][1])
+    part = None
+    for move in moves if len(moves) > 1 else []:
+        first, *_, last = (int(d) for d in re.findall(r"\d", move["label"]))  # "rows 1–3"
+        if first <= row <= last:
+            part = move["custom_id"].rsplit(".", 1)[1]
+    return [("move", part), ("pile", action["from"]), ("go", action["to"])]
+
+
 async def narabi_switch(h: Harness, table: Table, rng: random.Random) -> dict[str, Any] | None:
-    """The player to move switches through the real Switch → pick → target → confirm flow."""
+    """The player to move switches through the real Switch → card → target flow."""
     picked = await random_move(h, table, rng)
     if picked is None:
         return None
     player, action = picked
     b = board(h, table)
-    token = await h.click(player, b, find_component(b, "switch")["custom_id"])
-    step = ephemeral_reply(h, token)
-    pick = find_component(step, "pick")
-    await h.click(player, step, pick["custom_id"], values=[str(action["card"])])
-    step = h.fake.messages[int(step["id"])]
-    await h.click(player, step, find_component(step, "target")["custom_id"],
-                  values=[str(action["target"])])
-    step = h.fake.messages[int(step["id"])]
-    await h.click(player, step, find_component(step, "confirm")["custom_id"])
+    await tap_through(h, player, b, narabi_path(b, action))
     return action
 
 

@@ -78,6 +78,13 @@ def selected(interaction: discord.Interaction) -> str | None:
     return str(values[0]) if values else None
 
 
+def chosen(interaction: discord.Interaction, route_: Route, index: int) -> str | None:
+    """What a step's click chose: a button carries it as argument ``index`` of its custom_id,
+    the select that stands in for too many buttons as its value (``choice_items``)."""
+    args = route_.args()
+    return args[index] if len(args) > index else selected(interaction)
+
+
 def display_name(user: discord.abc.User) -> str:
     return (getattr(user, "display_name", None) or user.name)[:64]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import discord
 from discord import ui
@@ -104,6 +104,35 @@ def select(custom_id: str, options: list[discord.SelectOption], *, placeholder: 
     return Routed(ui.Select(custom_id=custom_id, options=options[:SELECT_OPTIONS],
                             placeholder=clip(placeholder, PLACEHOLDER),
                             min_values=1, max_values=1, row=row))
+
+
+#: the buttons one message can hold (5 rows of 5)
+BUTTON_GRID = 25
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One answer of a step: a button of its own, or an option of the step's select."""
+    value: str
+    label: str
+    emoji: str | None = None
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary
+
+
+def choice_items(choices: Sequence[Choice], cid: Callable[..., str], *, placeholder: str,
+                 extra: Sequence[ui.Item] = ()) -> list[ui.Item]:
+    """A step's choices as buttons, each one tap, with ``extra`` (Back) after them; a select
+    (two taps) when they do not all fit in one message.
+
+    ``cid(*args)`` builds a custom_id: ``cid(value)`` is a choice's button, ``cid()`` the select,
+    whose value the handler reads instead (see ``gamecog.chosen``)."""
+    if len(choices) + len(extra) <= BUTTON_GRID:
+        return [*(button(cid(c.value), c.label, style=c.style, emoji=c.emoji) for c in choices),
+                *extra]
+    if len(choices) > SELECT_OPTIONS:
+        raise ValueError(f"{len(choices)} choices fit neither buttons nor one select")
+    options = [discord.SelectOption(label=c.label, value=c.value, emoji=c.emoji) for c in choices]
+    return [select(cid(), options, placeholder=placeholder), *extra]
 
 
 def view_of(*items: ui.Item | None) -> ui.View:

@@ -1,7 +1,9 @@
-"""/narabi: lobby, switching in three clicks, private cards, asking, the reveal at the end."""
+"""/narabi: lobby, switching in three taps (Switch → card → target), private cards, asking,
+the reveal at the end."""
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Any, Mapping
 
 import discord
@@ -14,9 +16,10 @@ from bot.games.narabi.ai import answer_question
 from bot.i18n import t
 from bot.ui.translator import command_name, command_text, named_options
 from bot.tables import LiveTable, Outcome, TableError, closed_error
-from bot.ui.gamecog import AI_CHOICES, NO_MENTIONS, GameCog
+from bot.ui.gamecog import AI_CHOICES, NO_MENTIONS, GameCog, chosen
+from bot.ui.limits import BUTTON_LABEL, OPTION_LABEL, clip
 from bot.ui.replies import update_message
-from bot.ui.routing import Route, button, select, view_of
+from bot.ui.routing import Choice, Route, button, choice_items, select, view_of
 from render.narabi import render as render_board
 
 log = logging.getLogger(__name__)
@@ -147,26 +150,40 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
     # == verbs =============================================================================
 
     async def handle(self, interaction: discord.Interaction, route_: Route) -> None:
-        handler = {"switch": self._switch, "pick": self._pick, "target": self._target,
-                   "confirm": self._confirm, "ask": self._ask, "askcard": self._ask_card,
-                   "askwith": self._ask_with, "answer": self._answer}.get(route_.verb)
+        handler = {"switch": self._switch, "pick": self._pick, "confirm": self._confirm,
+                   "ask": self._ask, "askcard": self._ask_card, "askwith": self._ask_with,
+                   "answer": self._answer}.get(route_.verb)
         if handler is None:
             raise TableError("unknown_button")  # type: ignore[unreachable]
         await handler(interaction, route_)
 
+    def _card_label(self, game: Narabi, card_id: int, locale: str, owner_of: dict[int, int],
+                    live: LiveTable, me: int, room: int = OPTION_LABEL) -> str:
+        """"your ⚪7" or "Ana's ⚪7" in ``room`` characters: a long name gives way, not the stone."""
+        stone = self.stone_of(game, card_id, locale)
+        holder = owner_of[card_id]
+        if holder == me:
+            return t("narabi.card.mine", locale, stone=stone)
+        name = live.row.seats[holder].name
+        overflow = len(t("narabi.card.of", locale, player=name, stone=stone)) - room
+        return t("narabi.card.of", locale, player=clip(name, len(name) - max(overflow, 0)),
+                 stone=stone)
+
+    def _target_label(self, game: Narabi, card_id: int, locale: str, owner_of: dict[int, int],
+                      live: LiveTable, me: int) -> str:
+        """"Ana's ⚪7 · place 2 of 4 in the row": a button has no description, so the place,
+        which tells alike stones apart, ends the label."""
+        place = " · " + self.place(game, card_id, locale)
+        return self._card_label(game, card_id, locale, owner_of, live, me,
+                                BUTTON_LABEL - len(place)) + place
+
     def _options(self, game: Narabi, ids: list[int], locale: str, owner_of: dict[int, int],
                  live: LiveTable, me: int) -> list[discord.SelectOption]:
-        options = []
-        for card_id in ids:
-            holder = owner_of[card_id]
-            label = (t("narabi.card.mine", locale, stone=self.stone_of(game, card_id, locale))
-                     if holder == me else
-                     t("narabi.card.of", locale, player=live.row.seats[holder].name,
-                       stone=self.stone_of(game, card_id, locale)))
-            # Two stones can look alike: the place in the row tells every choice apart.
-            options.append(discord.SelectOption(label=label[:100], value=str(card_id),
-                                                description=self.place(game, card_id, locale)))
-        return options
+        # Two stones can look alike: the place in the row tells every choice apart.
+        return [discord.SelectOption(
+            label=self._card_label(game, card_id, locale, owner_of, live, me),
+            value=str(card_id), description=self.place(game, card_id, locale))
+            for card_id in ids]
 
     @staticmethod
     def place(game: Narabi, card_id: int, locale: str) -> str:
@@ -181,26 +198,33 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         return {c["id"]: seat for seat, row in enumerate(game.public_view()["rows"]) for c in row}
 
     async def _switch(self, interaction: discord.Interaction, route_: Route) -> None:
+        """Step 1 of 2: the clicker's cards, one button each (their conditions are theirs to
+        see, listed above the buttons: a button has no room for them)."""
         live, game, seat = await self.playing(interaction, route_, my_turn=True)
         locale = str(interaction.locale)
-        legal = game.legal_actions(seat)
-        playable = {a["card"] for a in legal}
+        playable = {a["card"] for a in game.legal_actions(seat)}
         mine = game.private_view(seat)["cards"]
-        options = []
-        for card in mine:
+        lines = [t("narabi.switch.pick", locale)]
+        choices = []
+        for place, card in enumerate(mine, start=1):
+            lines.append(t("narabi.private.card", locale, position=place,
+                           stone=self.stone(card, locale),
+                           condition=self.condition(card["condition"], locale)))
             note = "" if card["id"] in playable else " " + t("narabi.card.no_target", locale)
             label = f"{self.stone(card, locale)} · {self.place(game, card['id'], locale)}{note}"
-            options.append(discord.SelectOption(
-                label=label[:100], value=str(card["id"]),
-                description=self.condition(card["condition"], locale)[:100]))
-        await self.show_step(interaction, t("narabi.switch.pick", locale), view_of(
-            select(self.cid(live.id, "pick", live.row.version), options,
-                   placeholder=t("narabi.switch.pick_placeholder", locale))))
+            style = (discord.ButtonStyle.primary if card["id"] in playable
+                     else discord.ButtonStyle.secondary)
+            choices.append(Choice(str(card["id"]), label, style=style))
+        await self.show_step(interaction, "\n".join(lines), view_of(*choice_items(
+            choices, partial(self.cid, live.id, "pick", live.row.version),
+            placeholder=t("narabi.switch.pick_placeholder", locale))))
 
     async def _pick(self, interaction: discord.Interaction, route_: Route) -> None:
+        """Step 2 of 2: the legal targets of the chosen card, one button each, a click on which
+        switches; Back returns to step 1."""
         live, game, seat = await self.playing(interaction, route_)
         locale = str(interaction.locale)
-        card = _int_value(interaction)
+        card = _int_choice(interaction, route_, 1)
         targets = [a["target"] for a in game.legal_actions(seat) if a["card"] == card]
         mine = {c["id"]: c for c in game.private_view(seat)["cards"]}
         if card not in mine:
@@ -210,32 +234,24 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
                    condition=self.condition(mine[card]["condition"], locale))
         if not targets:
             await self.show_step(interaction, header + "\n" + t("narabi.switch.no_target", locale),
-                             view_of(back))
+                                 view_of(back))
             return
-        options = self._options(game, targets, locale, self._owners(game), live, seat)
-        await self.show_step(interaction, header + "\n" + t("narabi.switch.target", locale), view_of(
-            select(self.cid(live.id, "target", live.row.version, card), options,
-                   placeholder=t("narabi.switch.target_placeholder", locale)), back))
-
-    async def _target(self, interaction: discord.Interaction, route_: Route) -> None:
-        live, game, seat = await self.playing(interaction, route_)
-        locale = str(interaction.locale)
-        card = _int_arg(route_, 1)
-        target = _int_value(interaction)
         owners = self._owners(game)
-        if owners.get(target) is None or owners.get(card) != seat:
-            raise TableError("stale")
-        text = t("narabi.switch.confirm", locale, card=self.stone_of(game, card, locale),
-                 player=discord.utils.escape_markdown(live.row.seats[owners[target]].name),
-                 target=self.stone_of(game, target, locale))
-        await self.show_step(interaction, text, view_of(
-            button(self.cid(live.id, "confirm", live.row.version, card, target),
-                   t("button.confirm", locale), style=discord.ButtonStyle.success),
-            button(self.cid(live.id, "switch", live.row.version), t("button.back", locale))))
+        choices = [Choice(str(target),
+                          self._target_label(game, target, locale, owners, live, seat),
+                          style=discord.ButtonStyle.success) for target in targets]
+        await self.show_step(interaction, header + "\n" + t("narabi.switch.target", locale),
+                             view_of(*choice_items(
+                                 choices, partial(self.cid, live.id, "confirm", live.row.version,
+                                                  card),
+                                 placeholder=t("narabi.switch.target_placeholder", locale),
+                                 extra=[back])))
 
     async def _confirm(self, interaction: discord.Interaction, route_: Route) -> None:
+        """The switch itself: a target's button (or its select, when the buttons do not fit)."""
         version = self.version_of(route_)
-        action = {"type": "switch", "card": _int_arg(route_, 1), "target": _int_arg(route_, 2)}
+        action = {"type": "switch", "card": _int_arg(route_, 1),
+                  "target": _int_choice(interaction, route_, 2)}
         outcome = await self.perform(interaction, route_.table, action, version, route_)
         if outcome is None:
             return
@@ -266,7 +282,7 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         live, game, seat = await self.playing(interaction, route_, check_version=False)
         self._asking_or_raise(live)
         locale = str(interaction.locale)
-        card = _int_value(interaction)
+        card = _int_choice(interaction, route_, 1)
         owners = self._owners(game)
         asked = owners.get(card)
         if asked is None or asked == seat:
@@ -283,7 +299,7 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
     async def _ask_with(self, interaction: discord.Interaction, route_: Route) -> None:
         live, game, seat = await self.playing(interaction, route_, check_version=False)
         self._asking_or_raise(live)
-        card, other = _int_arg(route_, 1), _int_value(interaction)
+        card, other = _int_arg(route_, 1), _int_choice(interaction, route_, 2)
         owners = self._owners(game)
         asked = owners.get(card)
         if asked is None or asked == seat or owners.get(other) in (None, asked):
@@ -400,11 +416,10 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         return 0.0 if answer is not None else QUESTION_WAIT
 
 
-def _int_value(interaction: discord.Interaction) -> int:
-    values = (interaction.data or {}).get("values") or []
+def _int_choice(interaction: discord.Interaction, route_: Route, index: int) -> int:
     try:
-        return int(values[0])
-    except (IndexError, ValueError, TypeError):
+        return int(chosen(interaction, route_, index) or "")
+    except ValueError:
         raise TableError("stale") from None
 
 

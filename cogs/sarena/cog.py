@@ -1,4 +1,4 @@
-"""/sarena: lobby, secret colours, moving a pile in three clicks (Move → pile → direction).
+"""/sarena: lobby, secret colours, moving a pile in three taps (Move → pile → direction).
 
 Nothing public may tell who owns which colour, nor show a chip face that has never been up:
 everything shown to the table is built from ``public_view``; the colour of a seat is read
@@ -6,6 +6,7 @@ only for the "My colour" answer, the DM at start and the reveal at the end.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Mapping
 
 import discord
@@ -18,9 +19,9 @@ from bot.games.sarena.chips import COLOURS
 from bot.i18n import t
 from bot.ui.translator import command_name, command_text, named_options
 from bot.tables import LiveTable, Outcome, TableError
-from bot.ui.gamecog import AI_CHOICES, GameCog
+from bot.ui.gamecog import AI_CHOICES, GameCog, chosen
 from bot.ui.replies import ephemeral, refuse
-from bot.ui.routing import Route, button, select, view_of
+from bot.ui.routing import BUTTON_GRID, Choice, Route, button, choice_items, view_of
 from render.sarena import render as render_board
 
 
@@ -28,10 +29,9 @@ COLOUR_MARK = {"white": "⚪", "black": "⚫", "red": "🔴", "yellow": "🟡"}
 # Row 1 is drawn at the bottom of the picture, so a step to a higher row points up.
 ARROWS = {(0, 1): "⬆️", (-1, 0): "⬅️", (1, 0): "➡️", (0, -1): "⬇️"}
 DIRECTION_ORDER = tuple(ARROWS)
-SELECT_MAX = 25  # Discord's limit of options in one select
 # Discord enforces it in the client; the refusal quotes the input, so it must stay short.
 MOVE_TEXT_MAX = 20
-ROW_GROUPS = ((1, 2, 3), (4, 5, 6))  # how the piles are split when one select cannot hold them
+ROW_GROUPS = ((1, 2, 3), (4, 5, 6))  # how the piles are split when one step cannot hold them
 
 
 def _xy(square: str) -> tuple[int, int]:
@@ -41,6 +41,15 @@ def _xy(square: str) -> tuple[int, int]:
 def _step(src: str, dst: str) -> tuple[int, int]:
     (x0, y0), (x1, y1) = _xy(src), _xy(dst)
     return x1 - x0, y1 - y0
+
+
+def _groups(movable: list[str]) -> list[list[str]]:
+    """The piles each Move button of the board offers: all of them while they fit in one step
+    as buttons; else (up to 36 early in a game) rows 1–3 and rows 4–6, 18 piles at most each,
+    behind a Move button each, so that every move stays three taps."""
+    if len(movable) <= BUTTON_GRID:
+        return [movable]
+    return [[s for s in movable if int(s[1]) in rows] for rows in ROW_GROUPS]
 
 
 @app_commands.guild_only()
@@ -104,8 +113,18 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
         return "\n".join(lines)
 
     def game_components(self, live: LiveTable, locale: str) -> list[discord.ui.Item]:
-        return [button(self.cid(live.id, "move", live.row.version), t("sarena.button.move", locale),
-                       style=discord.ButtonStyle.primary, emoji="✋")]
+        groups = _groups(self.game(live).public_view()["movable"])
+        labels = ([t("sarena.button.move", locale)] if len(groups) == 1 else
+                  [t("sarena.button.move_rows", locale, first=rows[0], last=rows[-1])
+                   for rows in ROW_GROUPS])
+        return [button(self._move_cid(live, groups, part), label,
+                       style=discord.ButtonStyle.primary, emoji="✋")
+                for part, label in enumerate(labels)]
+
+    def _move_cid(self, live: LiveTable, groups: list[list[str]], part: int) -> str:
+        """The Move step of group ``part`` of the piles; the only group's has no part."""
+        parts = (part,) if len(groups) > 1 else ()
+        return self.cid(live.id, "move", live.row.version, *parts)
 
     def describe(self, outcome: Outcome, locale: str) -> str | None:
         live = outcome.table
@@ -168,46 +187,29 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
         targets = [m.split("-")[1] for m in view["legal"] if m.split("-")[0] == square]
         return sorted(targets, key=lambda dst: DIRECTION_ORDER.index(_step(square, dst)))
 
-    def _pile_option(self, view: Mapping[str, Any], square: str, locale: str) -> discord.SelectOption:
-        circle = view["board"][SQUARE_INDEX[square]]
-        targets = " · ".join(
-            ARROWS[_step(square, dst)] + " " + dst
-            + ("" if view["board"][SQUARE_INDEX[dst]]["height"] else " ↻")
-            for dst in self._targets(view, square))
-        label = t("sarena.pile.option", locale, square=square, height=circle["height"],
-                  top=t(f"sarena.colour.{circle['top']}", locale))
-        return discord.SelectOption(label=label[:100], value=square,
-                                    emoji=COLOUR_MARK.get(circle["top"]),
-                                    description=t("sarena.pile.targets", locale,
-                                                  targets=targets)[:100])
-
     async def _move(self, interaction: discord.Interaction, route_: Route) -> None:
         live, game, _ = await self.playing(interaction, route_, my_turn=True)
         locale = str(interaction.locale)
         view = game.public_view()
-        movable = view["movable"]
-        version = live.row.version
-        if len(movable) <= SELECT_MAX:
-            groups = [(0, movable, t("sarena.move.placeholder", locale))]
-        else:
-            groups = []
-            for part, rows in enumerate(ROW_GROUPS):
-                squares = [s for s in movable if int(s[1]) in rows]
-                if squares:
-                    groups.append((part, squares, t("sarena.move.placeholder_rows", locale,
-                                                    first=rows[0], last=rows[-1])))
-        selects = [select(self.cid(live.id, "pile", version, part),
-                          [self._pile_option(view, s, locale) for s in squares],
-                          placeholder=placeholder)
-                   for part, squares, placeholder in groups]
+        groups = _groups(view["movable"])
+        part = _part(route_)
+        if not 0 <= part < len(groups):
+            raise TableError("stale")
+        choices = []
+        for square in groups[part]:
+            circle = view["board"][SQUARE_INDEX[square]]
+            choices.append(Choice(square, t("sarena.pile.button", locale, square=square,
+                                            height=circle["height"]),
+                                  emoji=COLOUR_MARK.get(circle["top"])))
         await self.show_step(interaction, t("sarena.move.pick", locale, move=view["move"]),
-                         view_of(*selects))
+                             view_of(*choice_items(
+                                 choices, partial(self.cid, live.id, "pile", live.row.version),
+                                 placeholder=t("sarena.move.placeholder", locale))))
 
     async def _pile(self, interaction: discord.Interaction, route_: Route) -> None:
         live, game, _ = await self.playing(interaction, route_, my_turn=True)
         locale = str(interaction.locale)
-        values = (interaction.data or {}).get("values") or []
-        square = values[0] if values and isinstance(values[0], str) else ""
+        square = chosen(interaction, route_, 1)
         view = game.public_view()
         if square not in view["movable"]:
             raise TableError("stale")
@@ -225,7 +227,10 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
                 style = discord.ButtonStyle.success
             buttons.append(button(self.cid(live.id, "go", version, square, dst), label,
                                   style=style, emoji=arrow))
-        back = button(self.cid(live.id, "move", version), t("button.back", locale))
+        # Back to the same group of piles the pile was picked from.
+        groups = _groups(view["movable"])
+        part = next(i for i, group in enumerate(groups) if square in group)
+        back = button(self._move_cid(live, groups, part), t("button.back", locale))
         text = t("sarena.move.where", locale, square=square, height=circle["height"],
                  top=self.colour(circle["top"], locale))
         await self.show_step(interaction, text, view_of(*buttons, back))
@@ -246,3 +251,12 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
         event = outcome.events[0]
         return t("sarena.move.done", locale, to=event["to"], move=event["move"],
                  **{"from": event["from"]})
+
+
+def _part(route_: Route) -> int:
+    """Which group of piles a Move button opens (0 when the board has one Move button)."""
+    args = route_.args()
+    try:
+        return int(args[1]) if len(args) > 1 else 0
+    except ValueError:
+        raise TableError("stale") from None

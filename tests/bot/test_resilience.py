@@ -18,8 +18,8 @@ from bot.store import StoreFailure, classify
 from bot.testing.fake_discord import (CHANNEL_ID, GUILD_ID, Member, find_component, snowflake,
                                       user_payload)
 from tests.conftest import POSTGRES_ONLY, SQLITE_ONLY, start_bot
-from tests.helpers import (board, ephemeral_reply, last_message, narabi_switch, open_lobby,
-                           random_move, start_table)
+from tests.helpers import (board, ephemeral_reply, last_message, narabi_path, narabi_switch,
+                           open_lobby, random_move, start_table, tap_through)
 
 NO_ATTACH = str(discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True,
@@ -42,18 +42,11 @@ async def kill(h) -> None:
 
 
 async def confirm_switch(h, table, rng):
-    """A Narabi switch confirmed through the real buttons; returns the confirm click token."""
+    """A Narabi switch made through the real buttons; returns the switching click's token."""
     player, action = await random_move(h, table, rng)
     b = board(h, table)
-    token = await h.click(player, b, find_component(b, "switch")["custom_id"])
-    step = ephemeral_reply(h, token)
-    await h.click(player, step, find_component(step, "pick")["custom_id"],
-                  values=[str(action["card"])])
-    step = h.fake.messages[int(step["id"])]
-    await h.click(player, step, find_component(step, "target")["custom_id"],
-                  values=[str(action["target"])])
-    step = h.fake.messages[int(step["id"])]
-    return await h.click(player, step, find_component(step, "confirm")["custom_id"])
+    token, _ = await tap_through(h, player, b, narabi_path(b, action))
+    return token
 
 
 def public_in(fake, channel: int) -> list[dict]:

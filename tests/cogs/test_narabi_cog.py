@@ -9,7 +9,8 @@ import re
 import pytest
 
 from bot.i18n import catalogs
-from bot.testing.fake_discord import CHANNEL_ID, components_of, find_component
+from bot.testing.fake_discord import CHANNEL_ID, Member, components_of, find_component
+from bot.ui import routing
 from tests.helpers import board, ephemeral_reply, narabi_switch, open_lobby, start_table
 
 CONDITION_TEXTS = {k: v for k, v in catalogs()["en"].items() if k.startswith("narabi.condition.")}
@@ -43,7 +44,16 @@ async def test_private_cards_by_button_and_dm(harness, players):
     assert len(h.fake.dms_to(table.players[third].id)) == 1
 
 
-async def test_only_legal_targets_are_offered(harness, players):
+def with_verb(message, verb: str) -> list[dict]:
+    return [c for c in components_of(message) if c["custom_id"].split(":")[2] == verb]
+
+
+def choice_of(component) -> int:
+    """The card a step's button chooses (the last part of its custom_id)."""
+    return int(component["custom_id"].rsplit(".", 1)[1])
+
+
+async def test_switch_in_three_taps_only_legal_targets_and_back(harness, players):
     h = harness
     table = await start_table(h, "narabi", players[:5])
     live = await h.bot.tables.get(table.id)
@@ -51,12 +61,95 @@ async def test_only_legal_targets_are_offered(harness, players):
     player = table.players[seat]
     token = await h.click(player, board(h, table), find_component(board(h, table), "switch")["custom_id"])
     step = ephemeral_reply(h, token)
+    mine = live.game.private_view(seat)["cards"]
+    # Every card of mine, a button each; their conditions (mine to see) above them.
+    assert [choice_of(c) for c in with_verb(step, "pick")] == [c["id"] for c in mine]
+    for card in mine:
+        assert CONDITION_TEXTS[f"narabi.condition.{card['condition']}"] in step["content"]
     legal = live.game.legal_actions(seat)
     card = legal[0]["card"]
-    await h.click(player, step, find_component(step, "pick")["custom_id"], values=[str(card)])
+    pick = next(c for c in with_verb(step, "pick") if choice_of(c) == card)
+    await h.click(player, step, pick["custom_id"])
     step = h.fake.messages[int(step["id"])]
-    offered = {int(o["value"]) for o in find_component(step, "target")["options"]}
-    assert offered == {a["target"] for a in legal if a["card"] == card}
+    # Only the legal targets, each a button that switches: the existing confirm route.
+    targets = with_verb(step, "confirm")
+    assert {choice_of(c) for c in targets} == {a["target"] for a in legal if a["card"] == card}
+    assert all(c["custom_id"].startswith(f"narabi:{table.id}:confirm:0.{card}.")
+               for c in targets)
+    # Back (nothing sent yet) returns to the cards.
+    back = find_component(step, "switch")
+    assert back["label"] == "Back"
+    await h.click(player, step, back["custom_id"])
+    step = h.fake.messages[int(step["id"])]
+    assert with_verb(step, "pick") and live.row.version == 0
+    await h.click(player, step, pick["custom_id"])
+    step = h.fake.messages[int(step["id"])]
+    await h.click(player, step, targets[0]["custom_id"])
+    step = h.fake.messages[int(step["id"])]
+    assert step["content"] == "Done: turn 1 played." and step["components"] == []
+    assert live.row.version == 1
+    assert live.game.public_view()["last_switch"]["target"] == choice_of(targets[0])
+
+
+async def test_a_card_without_target_says_so_and_an_illegal_switch_is_refused(harness, players):
+    h = harness
+    for i in range(12):
+        table = await start_table(h, "narabi", players[:3], channel=CHANNEL_ID + i)
+        live = await h.bot.tables.get(table.id)
+        seat = live.game.to_move
+        playable = {a["card"] for a in live.game.legal_actions(seat)}
+        stuck = [c["id"] for c in live.game.private_view(seat)["cards"] if c["id"] not in playable]
+        if stuck:
+            break
+    else:
+        raise AssertionError("every card had a target in 12 deals")
+    player = table.players[seat]
+    token = await h.click(player, board(h, table), find_component(board(h, table), "switch")["custom_id"])
+    step = ephemeral_reply(h, token)
+    pick = next(c for c in with_verb(step, "pick") if choice_of(c) == stuck[0])
+    assert pick["label"].endswith("(no legal target)")
+    await h.click(player, step, pick["custom_id"])
+    step = h.fake.messages[int(step["id"])]
+    assert "no legal target right now" in step["content"]
+    assert [c["custom_id"].split(":")[2] for c in components_of(step)] == ["switch"]  # Back
+    # A forged switch of that card is refused, clearly, and changes nothing.
+    target = next(c["id"] for row in live.game.public_view()["rows"][:seat] +
+                  live.game.public_view()["rows"][seat + 1:] for c in row)
+    forged = f"narabi:{table.id}:confirm:0.{stuck[0]}.{target}"
+    msg = h.fake._message(table.thread, {"content": "", "flags": 64, "components": [
+        {"type": 1, "components": [{"type": 2, "style": 3, "label": "x",
+                                   "custom_id": forged}]}]}, [], flags=64)
+    token = await h.click(player, msg, forged)
+    assert "does not allow that switch" in h.reply_text(token) and live.row.version == 0
+
+
+async def test_targets_fall_back_to_a_select_when_buttons_do_not_fit(harness, players,
+                                                                     monkeypatch):
+    """At most 12 targets and 5 cards in a real deal: a step with more choices than buttons fit
+    still works, with one select whose choice does what the button would."""
+    h = harness
+    monkeypatch.setattr(routing, "BUTTON_GRID", 2)
+    table = await start_table(h, "narabi", players[:5])
+    live = await h.bot.tables.get(table.id)
+    seat = live.game.to_move
+    player = table.players[seat]
+    legal = live.game.legal_actions(seat)
+    card = max({a["card"] for a in legal}, key=lambda c: sum(a["card"] == c for a in legal))
+    wanted = sorted(a["target"] for a in legal if a["card"] == card)
+    assert len(wanted) >= 2  # with Back, more than the two buttons allowed
+    token = await h.click(player, board(h, table), find_component(board(h, table), "switch")["custom_id"])
+    step = ephemeral_reply(h, token)
+    [cards] = components_of(step)
+    assert cards["type"] == 3 and cards["custom_id"] == f"narabi:{table.id}:pick:0"
+    await h.click(player, step, cards["custom_id"], values=[str(card)])
+    step = h.fake.messages[int(step["id"])]
+    targets, back = components_of(step)
+    assert targets["type"] == 3 and targets["custom_id"] == f"narabi:{table.id}:confirm:0.{card}"
+    assert sorted(int(o["value"]) for o in targets["options"]) == wanted
+    assert back["label"] == "Back"
+    await h.click(player, step, targets["custom_id"], values=[str(wanted[-1])])
+    assert live.row.version == 1
+    assert live.game.public_view()["last_switch"]["target"] == wanted[-1]
 
 
 async def test_asking_flow(harness, players):
@@ -208,24 +301,47 @@ async def test_no_condition_reaches_a_public_surface(harness, players, caplog, s
     assert _contains_condition_key(render_inputs[-1])
 
 
+async def open_targets(h, table, live) -> tuple[list[str], dict]:
+    """Switch, then the mover's first card that has a target: the card buttons' labels and
+    the step of targets."""
+    mover = table.players[live.game.to_move]
+    b = board(h, table)
+    token = await h.click(mover, b, find_component(b, "switch")["custom_id"])
+    step = ephemeral_reply(h, token)
+    cards = [c["label"] for c in with_verb(step, "pick")]
+    card = live.game.legal_actions(live.game.to_move)[0]["card"]
+    pick = next(c for c in with_verb(step, "pick") if choice_of(c) == card)
+    await h.click(mover, step, pick["custom_id"])
+    return cards, h.fake.messages[int(step["id"])]
+
+
 async def test_no_two_choices_read_the_same(harness, players):
-    """Two stones can look alike (two blanks of one colour): every entry of every card menu
-    also names its place in the row, so no two entries read the same."""
+    """Two stones can look alike (two blanks of one colour): every button of the switch also
+    names its place in the row, so no two read the same."""
     h = harness
     for i in range(3):
         table = await start_table(h, "narabi", players[:5], channel=CHANNEL_ID + i)
         live = await h.bot.tables.get(table.id)
-        mover = table.players[live.game.to_move]
-        b = board(h, table)
-        token = await h.click(mover, b, find_component(b, "switch")["custom_id"])
-        step = ephemeral_reply(h, token)
-        pick = find_component(step, "pick")
-        shown = [(o["label"], o.get("description")) for o in pick["options"]]
-        assert len(set(shown)) == len(shown) and all("place" in label for label, _ in shown)
-        playable = live.game.legal_actions(live.game.to_move)[0]["card"]
-        await h.click(mover, step, pick["custom_id"], values=[str(playable)])
-        step = h.fake.messages[int(step["id"])]
-        targets = find_component(step, "target")["options"]
-        shown = [(o["label"], o.get("description")) for o in targets]
+        cards, step = await open_targets(h, table, live)
+        assert len(set(cards)) == len(cards) and all("place" in label for label in cards)
+        shown = [c["label"] for c in with_verb(step, "confirm")]
         assert len(set(shown)) == len(shown)
-        assert all(description.startswith("place ") for _, description in shown)
+        assert all(" · place " in label for label in shown)
+
+
+async def test_a_long_name_is_cut_before_the_place(harness):
+    """A button label is 80 characters at most: a long name gives way, the stone and its place
+    stay."""
+    h = harness
+    cog = h.bot.get_cog("NarabiCog")
+    long_names = [Member(200 + i, f"{i}-{'Bartholomew-Maximilian-' * 3}") for i in range(5)]
+    table = await start_table(h, "narabi", long_names)
+    live = await h.bot.tables.get(table.id)
+    _, step = await open_targets(h, table, live)
+    shown = [c["label"] for c in with_verb(step, "confirm")]
+    assert len(set(shown)) == len(shown)
+    stones = {c["id"]: cog.stone(c, "en") for row in live.game.public_view()["rows"] for c in row}
+    for target in with_verb(step, "confirm"):
+        label = target["label"]
+        assert len(label) <= 80 and "…'s " in label and label.endswith("in the row")
+        assert f"'s {stones[choice_of(target)]} · place " in label

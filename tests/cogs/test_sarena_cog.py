@@ -4,27 +4,22 @@ from __future__ import annotations
 import json
 import random
 import re
-import types
 from typing import Any
 
 import pytest
 
-import bot.tables as tables_module
 from bot.games.sarena.chips import COLOURS, DOWN, DOWN_SEEN, UP, UP_SEEN, pile_chips
 from bot.i18n import t
 from bot.testing.fake_discord import CHANNEL_ID, Member, components_of, find_component
-from tests.helpers import (Table, final_state, board, custom_ids, ephemeral_reply, open_lobby, random_move,
-                           start_table)
+from bot.ui import routing
+from cogs.sarena.cog import COLOUR_MARK
+from tests.helpers import (Table, final_state, board, custom_ids, deal_with, ephemeral_reply,
+                           open_lobby, random_move, sarena_path, start_table, tap_through)
 
 COLOUR_WORD = re.compile("|".join(COLOURS), re.IGNORECASE)
 
 
 pytestmark = pytest.mark.usefixtures("no_missing_text")
-
-
-def deal_with(monkeypatch, seed: int) -> None:
-    """Make the next tables start from ``seed`` (the runtime draws it from ``secrets``)."""
-    monkeypatch.setattr(tables_module, "secrets", types.SimpleNamespace(randbits=lambda _: seed))
 
 
 def cog(h):
@@ -41,8 +36,12 @@ def state_of(live) -> str:
     return json.dumps(live.game.to_json(), sort_keys=True)
 
 
-def selects(message: dict[str, Any]) -> list[dict[str, Any]]:
-    return [c for c in components_of(message) if c["type"] == 3]
+def verb_of(component: dict[str, Any]) -> str:
+    return component["custom_id"].split(":")[2]
+
+
+def with_verb(message: dict[str, Any], verb: str) -> list[dict[str, Any]]:
+    return [c for c in components_of(message) if verb_of(c) == verb]
 
 
 def thread_lines(h, table: Table) -> list[str]:
@@ -57,17 +56,9 @@ async def sarena_move(h, table: Table, rng: random.Random) -> dict[str, Any] | N
     if picked is None:
         return None
     player, action = picked
-    version = (await h.bot.tables.get(table.id)).row.version
     b = board(h, table)
-    token = await h.click(player, b, find_component(b, "move")["custom_id"])
-    step = ephemeral_reply(h, token)
-    pile = next(s for s in selects(step) if action["from"] in [o["value"] for o in s["options"]])
-    await h.click(player, step, pile["custom_id"], values=[action["from"]])
-    step = h.fake.messages[int(step["id"])]
-    go = next(c["custom_id"] for c in components_of(step)
-              if c["custom_id"].endswith(f":go:{version}.{action['from']}.{action['to']}"))
-    await h.click(player, step, go)
-    assert h.fake.messages[int(step["id"])]["components"] == []  # the flow is closed
+    token, _ = await tap_through(h, player, b, sarena_path(b, action))
+    assert ephemeral_reply(h, token)["components"] == []  # the flow is closed
     return action
 
 
@@ -123,7 +114,7 @@ async def test_start_deals_colours_secretly_by_dm(harness, players):
     assert "**Move 1**" in b["embeds"][0]["description"]
     assert f"<@{table.players[live.game.to_move].id}> to move" in b["embeds"][0]["description"]
     labels = [c.get("label") for c in components_of(b)]
-    assert labels == ["Move", "My colour", "Resign"]
+    assert labels == ["Move · rows 1–3", "Move · rows 4–6", "My colour", "Resign"]
 
 
 async def test_my_colour_answers_only_the_clicker(harness, players):
@@ -160,32 +151,48 @@ async def test_a_move_through_the_components(harness, players, monkeypatch):
     seat = live.game.to_move
     player = table.players[seat]
     view = live.game.public_view()
-    old_move = find_component(board(h, table), "move")["custom_id"]
-    assert old_move == f"sarena:{table.id}:move:0"
+    # 36 piles can move at the start, more than one step's buttons: a Move button for rows
+    # 1–3 and one for rows 4–6, so that every move is still three taps.
+    moves = with_verb(board(h, table), "move")
+    assert [(m["custom_id"], m["label"]) for m in moves] == [
+        (f"sarena:{table.id}:move:0.0", "Move · rows 1–3"),
+        (f"sarena:{table.id}:move:0.1", "Move · rows 4–6")]
     lines_before = thread_lines(h, table)
 
-    token = await h.click(player, board(h, table), old_move)
-    step = ephemeral_reply(h, token)
-    assert step["flags"] & 64
-    # 36 piles can move at the start: two selects, rows 1–3 and rows 4–6.
-    pickers = selects(step)
-    assert [len(s["options"]) for s in pickers] == [18, 18]
-    assert {o["value"] for s in pickers for o in s["options"]} == set(view["movable"])
-    c3 = next(o for s in pickers for o in s["options"] if o["value"] == "c3")
-    top = view["board"][14]["top"]
-    assert c3["label"] == f"c3 · height 1 · top {t(f'sarena.colour.{top}')}"
+    offered = []
+    for move, rows in zip(moves, ("123", "456")):
+        token = await h.click(player, board(h, table), move["custom_id"])
+        step = ephemeral_reply(h, token)
+        assert step["flags"] & 64 and not [c for c in components_of(step) if c["type"] == 3]
+        piles = with_verb(step, "pile")
+        assert len(piles) == 18 and all(p["label"][1] in rows for p in piles)
+        offered += [p["custom_id"].rsplit(".", 1)[1] for p in piles]
+    assert sorted(offered) == sorted(view["movable"])
 
-    await h.click(player, step, pickers[0]["custom_id"], values=["c3"])
+    token = await h.click(player, board(h, table), moves[0]["custom_id"])
+    step = ephemeral_reply(h, token)
+    c3 = next(p for p in with_verb(step, "pile") if p["custom_id"].endswith(".c3"))
+    top = view["board"][14]["top"]
+    assert c3["label"] == "c3 · height 1" and c3["emoji"]["name"] == COLOUR_MARK[top]
+
+    await h.click(player, step, c3["custom_id"])
     step = h.fake.messages[int(step["id"])]
     assert "c3: pile of 1" in step["content"]
-    goes = [c for c in components_of(step) if c["custom_id"].split(":")[2] == "go"]
+    goes = with_verb(step, "go")
     legal_from_c3 = sorted(m.split("-")[1] for m in view["legal"] if m.startswith("c3-"))
     assert sorted(c["custom_id"].rsplit(".", 1)[1] for c in goes) == legal_from_c3 == \
         ["b3", "c2", "c4", "d3"]
     assert [c["emoji"]["name"] for c in goes] == ["⬆️", "⬅️", "➡️", "⬇️"]
     labels = {c["custom_id"].rsplit(".", 1)[1]: c["label"] for c in goes}
     assert labels["c4"] == "c4 (onto a pile of 1)"
-    find_component(step, "move")  # Back to the pile choice
+    # Back returns to the piles c3 was picked from (rows 1–3), nothing played.
+    back = find_component(step, "move")
+    assert back["custom_id"] == moves[0]["custom_id"] and back["label"] == "Back"
+    await h.click(player, step, back["custom_id"])
+    step = h.fake.messages[int(step["id"])]
+    assert len(with_verb(step, "pile")) == 18 and live.row.version == 0
+    await h.click(player, step, c3["custom_id"])
+    step = h.fake.messages[int(step["id"])]
 
     await h.click(player, step, next(c["custom_id"] for c in goes if c["custom_id"].endswith("c4")))
     step = h.fake.messages[int(step["id"])]
@@ -200,12 +207,13 @@ async def test_a_move_through_the_components(harness, players, monkeypatch):
     assert f"Next: <@{table.players[live.game.to_move].id}>" in new_lines[0]
     b = board(h, table)
     assert b["edited_timestamp"] is not None
-    assert find_component(b, "move")["custom_id"] == f"sarena:{table.id}:move:1"
+    assert [m["custom_id"] for m in with_verb(b, "move")] == [
+        f"sarena:{table.id}:move:1.0", f"sarena:{table.id}:move:1.1"]
     assert "**Move 2**" in b["embeds"][0]["description"]
     assert f"Last: {name} moved c3 → c4." in b["embeds"][0]["description"]
 
 
-async def test_a_flip_is_said_and_few_piles_fit_one_select(harness, players, monkeypatch):
+async def test_a_flip_is_said_and_few_piles_fit_one_move_button(harness, players, monkeypatch):
     h = harness
     deal_with(monkeypatch, 12)
     table = await start_table(h, "sarena", players[:2])
@@ -219,15 +227,48 @@ async def test_a_flip_is_said_and_few_piles_fit_one_select(harness, players, mon
     line = thread_lines(h, table)[-1]
     assert "moved c2 → b2 onto an empty arrow circle and **flipped** it (pile of 1" in line
     assert "and flipped the pile" in board(h, table)["embeds"][0]["description"]
-    # Play on until at most 25 piles can move: then one select holds them all.
+    # Play on until at most 25 piles can move: then one Move button offers them all.
     rng = random.Random(3)
     while len(live.game.public_view()["movable"]) > 25:
+        assert len(with_verb(board(h, table), "move")) == 2
         await sarena_move(h, table, rng)
-    token = await h.click(table.players[live.game.to_move], board(h, table),
-                          find_component(board(h, table), "move")["custom_id"])
-    pickers = selects(ephemeral_reply(h, token))
-    assert len(pickers) == 1
-    assert len(pickers[0]["options"]) == len(live.game.public_view()["movable"])
+    moves = with_verb(board(h, table), "move")
+    assert [m["label"] for m in moves] == ["Move"]
+    assert moves[0]["custom_id"] == f"sarena:{table.id}:move:{live.row.version}"
+    token = await h.click(table.players[live.game.to_move], board(h, table), moves[0]["custom_id"])
+    step = ephemeral_reply(h, token)
+    piles = with_verb(step, "pile")
+    assert sorted(p["custom_id"].rsplit(".", 1)[1] for p in piles) == \
+        sorted(live.game.public_view()["movable"])
+    await h.click(table.players[live.game.to_move], step, piles[0]["custom_id"])
+    step = h.fake.messages[int(step["id"])]
+    assert find_component(step, "move")["custom_id"] == moves[0]["custom_id"]  # Back
+
+
+async def test_piles_fall_back_to_a_select_when_buttons_do_not_fit(harness, players,
+                                                                   monkeypatch):
+    """Never needed with 18 piles at most behind a Move button, but a step with more choices
+    than buttons fit still works: one select, whose choice leads on as a button's would."""
+    h = harness
+    deal_with(monkeypatch, 11)
+    monkeypatch.setattr(routing, "BUTTON_GRID", 5)
+    table = await start_table(h, "sarena", players[:2])
+    live = await live_of(h, table)
+    player = table.players[live.game.to_move]
+    move = with_verb(board(h, table), "move")[0]
+    token = await h.click(player, board(h, table), move["custom_id"])
+    step = ephemeral_reply(h, token)
+    [picker] = components_of(step)
+    assert picker["type"] == 3 and picker["custom_id"] == f"sarena:{table.id}:pile:0"
+    assert [o["value"] for o in picker["options"]] == [m for m in live.game.public_view()["movable"]
+                                                      if m[1] in "123"]
+    assert picker["options"][0]["label"] == "a1 · height 1"
+    await h.click(player, step, picker["custom_id"], values=["c3"])
+    step = h.fake.messages[int(step["id"])]
+    assert "c3: pile of 1" in step["content"]
+    go = next(c["custom_id"] for c in with_verb(step, "go") if c["custom_id"].endswith(".c4"))
+    await h.click(player, step, go)
+    assert live.row.version == 1 and "c3 → c4" in thread_lines(h, table)[-1]
 
 
 async def test_typed_move_legal_and_illegal(harness, players, monkeypatch):
@@ -280,8 +321,7 @@ async def test_stale_outsider_and_out_of_turn_clicks_change_nothing(harness, pla
     mover = table.players[live.game.to_move]
     token = await h.click(mover, old_board, find_component(old_board, "move")["custom_id"])
     assert "earlier turn" in h.reply_text(token) and all(f & 64 for f in h.reply_flags(token))
-    token = await h.click(first, old_step, selects(old_step)[0]["custom_id"],
-                          values=[selects(old_step)[0]["options"][0]["value"]])
+    token = await h.click(first, old_step, with_verb(old_step, "pile")[0]["custom_id"])
     assert "earlier turn" in h.reply_text(token)
     unchanged()
     move = find_component(board(h, table), "move")["custom_id"]

@@ -1,0 +1,54 @@
+"""Taps per turn, per game: every turn of a few seeded games is played from the board message
+to the click that sends it, through the real components, counting a button as one tap and a
+select as two (open it, choose). ``pytest -s`` prints the counts; each test also records them
+(``record_property``, in a JUnit report).
+
+A game joins by an entry in ``PATHS``: which components a turn clicks, from the board on."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, Callable
+
+import pytest
+
+from tests.helpers import (Tap, board, deal_with, narabi_path, random_move, sarena_path,
+                           start_table, tap_through)
+
+pytestmark = pytest.mark.usefixtures("no_missing_text")
+
+#: the goal: any turn from the board in this many taps at most, with a Back before the last
+MAX_TAPS = 3
+#: game → the clicks of one turn: (board message, action) → [(verb, choice), …]
+PATHS: dict[str, Callable[[dict[str, Any], dict[str, Any]], list[Tap]]] = {
+    "narabi": narabi_path,
+    "sarena": sarena_path,
+}
+#: the longest game played (Sàréná ends within 45 moves, Narabi within 24 switches)
+TURNS = 45
+
+
+@pytest.mark.parametrize("game, seats, seed", [
+    ("narabi", 3, 1), ("narabi", 5, 2), ("narabi", 4, 3),
+    ("sarena", 2, 11), ("sarena", 4, 12),
+])
+async def test_every_turn_takes_at_most_three_taps(harness, players, monkeypatch,
+                                                   record_property, game, seats, seed):
+    h = harness
+    deal_with(monkeypatch, seed)
+    table = await start_table(h, game, players[:seats])
+    rng = random.Random(seed)
+    taps = []
+    while len(taps) < TURNS and (picked := await random_move(h, table, rng)) is not None:
+        player, action = picked
+        live = await h.bot.tables.get(table.id)
+        version = live.row.version
+        b = board(h, table)
+        _, count = await tap_through(h, player, b, PATHS[game](b, action))
+        assert live.row.version == version + 1, (game, action)  # the last tap sent the turn
+        taps.append(count)
+    record_property("taps_per_turn", taps)
+    print(f"\ntaps per turn — {game}, {seats} players, deal {seed}: {len(taps)} turns, "
+          f"max {max(taps)}, mean {sum(taps) / len(taps):.2f}, "
+          + ", ".join(f"{n} taps × {k}" for n, k in sorted(Counter(taps).items())))
+    assert taps and max(taps) <= MAX_TAPS
