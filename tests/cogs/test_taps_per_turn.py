@@ -12,6 +12,8 @@ from typing import Any, Callable
 
 import pytest
 
+from bot.games.sensei import legal_turns
+from cogs.sensei.cog import encode_plan
 from tests.helpers import (Tap, board, deal_with, narabi_path, random_move, sarena_path,
                            start_table, tap_through)
 
@@ -52,3 +54,45 @@ async def test_every_turn_takes_at_most_three_taps(harness, players, monkeypatch
           f"max {max(taps)}, mean {sum(taps) / len(taps):.2f}, "
           + ", ".join(f"{n} taps × {k}" for n, k in sorted(Counter(taps).items())))
     assert taps and max(taps) <= MAX_TAPS
+
+
+#: Sensei: a turn of two moves, then Send, in this many taps at most (Move, piece, square,
+#: piece, square, Send turn); any planned move, the third too, can be undone before Send
+SENSEI_TWO_MOVES = 6
+
+
+def sensei_path(turn: list[dict[str, Any]]) -> list[Tap]:
+    """Move → per action its piece and its square (the button that adds it to the plan) →
+    Send turn."""
+    path: list[Tap] = [("move", None)]
+    for n, action in enumerate(turn, start=1):
+        piece = "char" if action["type"] == "character" else action["from"]
+        path += [("from", piece), ("plan", encode_plan(turn[:n]))]
+    return path + [("send", None)]
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+async def test_a_sensei_turn_of_two_moves_takes_six_taps(harness, players, record_property,
+                                                          seed):
+    h = harness
+    table = await start_table(h, "sensei", players[:2])
+    rng = random.Random(seed)
+    taps: Counter = Counter()
+    for _ in range(TURNS):
+        live = await h.bot.tables.get(table.id)
+        if live.game.result() is not None:
+            break
+        turns = legal_turns(live.game)
+        # Two-move turns when there are some (the goal's case), any turn otherwise.
+        two = [turn for turn in turns if len(turn) == 2]
+        turn = rng.choice(two or turns)
+        player = table.players[live.game.to_move]
+        _, count = await tap_through(h, player, board(h, table), sensei_path(turn))
+        assert count == 2 + 2 * len(turn)
+        if len(turn) == 2:
+            assert count <= SENSEI_TWO_MOVES
+        taps[len(turn)] += 1
+    record_property("sensei_turns_by_moves", dict(taps))
+    print(f"\ntaps per turn — sensei, deal {seed}: " + ", ".join(
+        f"{moves} move(s): {2 + 2 * moves} taps × {k}" for moves, k in sorted(taps.items())))
+    assert taps[2] > 0
