@@ -25,6 +25,7 @@ from PIL import (Image, ImageChops, ImageColor, ImageDraw, ImageFilter, ImageFon
                  ImageStat)
 
 import render
+from render import fonts
 from render.legible import Decor, display_scale
 
 #: shape primitives the renderers use; another one must be taught to ``_footprint`` first
@@ -279,10 +280,13 @@ def over(colour: tuple[int, ...], background: tuple[int, ...]) -> tuple[int, ...
 
 @functools.lru_cache(maxsize=64)
 def cap_ratio(path: str, index: int) -> float:
-    """Height of a capital H as a fraction of the font size, measured on the font itself."""
-    big = ImageFont.truetype(path, 1000, index=index)
+    """Height of a capital H as a fraction of the font size, measured on the font itself; a
+    face without Latin capitals is taken at the bundled font's proportion."""
+    big = ImageFont.truetype(path, 200, index=index)
+    if bytes(big.getmask("H")) == bytes(big.getmask("\U0010fffd")):
+        return cap_ratio(fonts.font(1).path, 0)
     _, top, _, bottom = big.getbbox("H")
-    return (bottom - top) / 1000
+    return (bottom - top) / 200
 
 
 @dataclass
