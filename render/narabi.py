@@ -1,11 +1,13 @@
-"""Narabi table picture: the ring of stones around an oval, whose turn it is, the turn track and
-the last switch. Input is the PUBLIC view only, so nothing secret can reach the picture.
+"""Narabi table picture: the ring of stones around an oval, whose turn it is, the switches used
+and the last switch. Input is the PUBLIC view only, so nothing secret can reach the picture.
 
 Every word comes from the catalogs through ``bot.i18n.t`` in the table's locale.
 
 Cards sit on one oval, seat after seat clockwise, so the picture reads exactly like the ring the
-players must order. Everything that depends only on the seat count or on a stone's face is drawn
-once and cached; a call pastes cached pieces and draws a few highlights.
+players must order. The picture is portrait and its text large enough to read on a phone (see
+``render.legible``): the switch count sits in the middle of the ring, the outcome of a finished
+game and the switch track under it. Everything that depends only on the seat count or on a
+stone's face is drawn once and cached; a call pastes cached pieces and draws a few highlights.
 """
 from __future__ import annotations
 
@@ -17,22 +19,23 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import has, t
 
-from .fonts import ellipsize, font
+from .fonts import draw_text, font, seat_label, text_width
+from .legible import Decor
 from .png import to_png
 
-W, H = 1200, 860
-CX, CY = 600, 392
-RX, RY = 440, 282
-CARD_W, CARD_H = 80, 108
+W, H = 800, 1000
+CX, CY = 400, 441
+RX, RY = 344, 373
+CARD_W, CARD_H = 80, 106
 RADIUS = 14
-GAP_SLOTS = 0.9  # empty space between two seats, in card slots
+GAP_SLOTS = 0.6  # empty space between two seats, in card slots
 
 BG = (54, 63, 77)
 RING = (74, 85, 102)
 PANEL = (40, 47, 58)
 TEXT = (236, 239, 244)
 MUTED = (165, 175, 190)
-WHITE_FACE, WHITE_EDGE, WHITE_INK = (246, 242, 231), (196, 186, 160), (28, 28, 32)
+WHITE_FACE, WHITE_EDGE, WHITE_INK = (246, 242, 231), (110, 100, 80), (28, 28, 32)
 DARK_FACE, DARK_EDGE, DARK_INK = (22, 23, 28), (160, 168, 182), (246, 242, 231)
 ACTIVE = (255, 202, 40)
 ACTIVE_INK = (30, 26, 10)
@@ -40,9 +43,12 @@ SWITCH = (64, 200, 255)
 WIN = (102, 214, 120)
 LOSS = (255, 110, 100)
 
-TRACK_TOP = 780
-TRACK_CELL, TRACK_GAP = 40, 6
-
+# Text sizes (px): at the phone's scale of this picture (0.5) capitals stay 8 px or taller.
+SMALL, NAME, WORD, COUNTER = 23, 24, 30, 56
+LABEL_W = 112  # widest one-line condition label; a longer one with a space takes two lines
+BAND_Y = 868  # outcome and switch track, under the ring
+TRACK_Y, TRACK_CELL = 952, 26
+_CENTRE_PANEL = (CX - 130, CY - 90, CX + 130, CY + 90)
 
 
 def _word(group: str, ident: str, locale: str, default: str) -> str:
@@ -112,84 +118,66 @@ def _layout(seats: int, per_seat: int) -> tuple[Any, Any, Any]:
 @lru_cache(maxsize=1)
 def _base() -> Image.Image:
     img = Image.new("RGB", (W, H), BG)
-    draw = ImageDraw.Draw(img)
-    draw.ellipse((CX - RX, CY - RY, CX + RX, CY + RY), outline=RING, width=10)
+    Decor(img).ellipse((CX - RX, CY - RY, CX + RX, CY + RY), outline=RING, width=10)
     return img
 
 
-@lru_cache(maxsize=1)
-def _track() -> Image.Image:
-    """The empty scoring track 0..24 as one strip."""
-    cells = 25
-    width = cells * TRACK_CELL + (cells - 1) * TRACK_GAP
-    img = Image.new("RGBA", (width, TRACK_CELL), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(img)
-    small = font(18, True)
-    for i in range(cells):
-        x = i * (TRACK_CELL + TRACK_GAP)
-        draw.rounded_rectangle((x, 0, x + TRACK_CELL - 1, TRACK_CELL - 1), 8, fill=PANEL,
-                               outline=RING, width=2)
-        draw.text((x + TRACK_CELL / 2, TRACK_CELL / 2), str(i), font=small, fill=MUTED,
-                  anchor="mm")
-    return img
+def _label_lines(label: str) -> list[str]:
+    """A condition label on one line, or on two when it is too wide and has a space."""
+    if text_width(label, SMALL) <= LABEL_W or " " not in label:
+        return [label]
+    first, _, rest = label.partition(" ")
+    return [first, rest]
 
 
 @lru_cache(maxsize=64)
 def _card(number: int | None, colour: str, label: str | None) -> Image.Image:
+    """A stone card, with its condition under the number once conditions are shown. A long
+    condition label is wider than the card, so the sprite is as wide as what it holds."""
     face, edge, ink = ((WHITE_FACE, WHITE_EDGE, WHITE_INK) if colour == "white"
                        else (DARK_FACE, DARK_EDGE, DARK_INK))
-    img = Image.new("RGBA", (CARD_W, CARD_H), (0, 0, 0, 0))
+    lines = _label_lines(label) if label else []
+    tag_w = max((text_width(line, SMALL) for line in lines), default=0) + 14
+    width = max(CARD_W, math.ceil(tag_w))
+    img = Image.new("RGBA", (width, CARD_H), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
-    draw.rounded_rectangle((0, 0, CARD_W - 1, CARD_H - 1), RADIUS, fill=face, outline=edge,
-                           width=3)
-    middle = CARD_H / 2 - (10 if label else 0)
+    left = (width - CARD_W) // 2
+    draw.rounded_rectangle((left, 0, left + CARD_W - 1, CARD_H - 1), RADIUS, fill=face,
+                           outline=edge, width=3)
+    middle = CARD_H / 2 if not lines else 26 if len(lines) == 2 else 32
+    size = 58 if not lines else 38 if len(lines) == 2 else 44
     if number is None:
         # A blank is a stone with no number: an empty ring tells it apart from a missing card.
-        r = 16
-        draw.ellipse((CARD_W / 2 - r, middle - r, CARD_W / 2 + r, middle + r), outline=edge,
-                     width=3)
+        r = size * 0.3
+        draw.ellipse((width / 2 - r, middle - r, width / 2 + r, middle + r), outline=edge,
+                     width=4)
     else:
-        draw.text((CARD_W / 2, middle), str(number), font=font(62, True), fill=ink, anchor="mm")
-    if label:
-        draw.rounded_rectangle((5, CARD_H - 28, CARD_W - 6, CARD_H - 6), 6, fill=ACTIVE)
-        draw.text((CARD_W / 2, CARD_H - 17), label, font=_fit_font(label, CARD_W - 14, 16),
-                  fill=ACTIVE_INK, anchor="mm")
+        draw.text((width / 2, middle), str(number), font=font(size, True), fill=ink,
+                  anchor="mm")
+    if lines:
+        top = CARD_H - 8 - 27 * len(lines)
+        Decor(img).rounded_rectangle(((width - tag_w) / 2, top, (width + tag_w) / 2,
+                                      CARD_H - 6), 7, fill=ACTIVE)
+        for i, line in enumerate(lines):
+            draw_text(draw, (width / 2, top + 15 + 27 * i), line, SMALL, anchor="mm",
+                      fill=ACTIVE_INK)
     return img
 
 
-def _fit_font(text: str, width: int, size: int):
-    while size > 10 and font(size, True).getlength(text) > width:
-        size -= 1
-    return font(size, True)
-
-
-@lru_cache(maxsize=1)
-def _missing_glyph() -> bytes:
-    return bytes(font(26, True).getmask("\U0010fffd"))
-
-
-@lru_cache(maxsize=4096)
-def _has_glyph(ch: str) -> bool:
-    return ch.isspace() or bytes(font(26, True).getmask(ch)) != _missing_glyph()
-
-
-def _printable(name: str, seat: int, locale: str) -> str:
-    # The bundled font has no emoji or CJK; dropping them beats drawing empty boxes.
-    kept = "".join(ch for ch in name if _has_glyph(ch))
-    return " ".join(kept.split()) or t("render.narabi.player", locale, number=seat + 1)
-
-
 @lru_cache(maxsize=256)
-def _pill(name: str, seat: int, active: bool, locale: str = "en") -> Image.Image:
-    size = 26
-    text = ellipsize(_printable(name, seat, locale), 210, size, True)
-    face = font(size, True)
-    width = int(face.getlength(text)) + 30
-    img = Image.new("RGBA", (width, 44), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(img)
-    draw.rounded_rectangle((0, 0, width - 1, 43), 22, fill=ACTIVE if active else PANEL,
-                           outline=ACTIVE if active else RING, width=2)
-    draw.text((width / 2, 22), text, font=face, fill=ACTIVE_INK if active else TEXT, anchor="mm")
+def _pill(name: str | None, seat: int, active: bool, locale: str = "en") -> Image.Image:
+    """A seat's number and name (None: nobody's name is known); the seat to move has it on
+    the turn colour."""
+    unnamed = "render.narabi.seat" if name is None else "render.narabi.player"
+    text = seat_label(seat + 1, name or "", 200, NAME, True,
+                      t(unnamed, locale, number=seat + 1))
+    width = int(text_width(text, NAME, True)) + 28
+    img = Image.new("RGBA", (width, 42), (0, 0, 0, 0))
+    (ImageDraw.Draw(img) if active else Decor(img)).rounded_rectangle(
+        (0, 0, width - 1, 41), 21, fill=ACTIVE if active else PANEL,
+        outline=ACTIVE if active else RING, width=2)
+    draw_text(ImageDraw.Draw(img), (width / 2, 21), text, NAME, True, anchor="mm",
+              fill=ACTIVE_INK if active else TEXT)
     return img
 
 
@@ -197,7 +185,7 @@ def _pill(name: str, seat: int, active: bool, locale: str = "en") -> Image.Image
 
 def _arrow_head(draw: ImageDraw.ImageDraw, tip: tuple[float, float], tail: tuple[float, float]):
     angle = math.atan2(tip[1] - tail[1], tip[0] - tail[0])
-    size = 22
+    size = 26
     left = (tip[0] - size * math.cos(angle - 0.45), tip[1] - size * math.sin(angle - 0.45))
     right = (tip[0] - size * math.cos(angle + 0.45), tip[1] - size * math.sin(angle + 0.45))
     draw.polygon([tip, left, right], fill=SWITCH)
@@ -213,40 +201,67 @@ def _edge_point(centre: tuple[int, int], towards: tuple[int, int]) -> tuple[floa
     return centre[0] + dx * scale, centre[1] + dy * scale
 
 
-def _centre_text(draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str) -> None:
-    turn, limit = view.get("turn", 0), view.get("max_turns", 24)
+def _outcome(view: dict[str, Any], locale: str) -> tuple[tuple[int, ...], str, str] | None:
+    """Colour, reason and rating words of a finished game."""
     result = view.get("result")
-    # A backing panel keeps the numbers readable over the last switch's arrow.
-    if view.get("finished") and result:
-        draw.rounded_rectangle((CX - 190, CY - 110, CX + 190, CY + 130), 28, fill=PANEL)
-        reason = result.get("reason", "")
-        won = bool(result.get("winners"))
-        colour = WIN if won else LOSS
-        # Widths cap what a translation may take; every English word fits as before.
-        word = _word("reason", reason, locale, reason.upper())
-        draw.text((CX, CY - 70), word, font=_fit_font(word, 440, 40), fill=colour, anchor="mm")
-        draw.text((CX, CY), f"{turn} / {limit}", font=font(64, True), fill=TEXT, anchor="mm")
-        rating = str(result.get("details", {}).get("rating", ""))
-        rating = _word("rating", rating, locale, rating.replace("_", " ").upper())
-        draw.text((CX, CY + 64), rating, font=_fit_font(rating, 360, 34), fill=colour,
-                  anchor="mm")
+    if not (view.get("finished") and result):
+        return None
+    reason = result.get("reason", "")
+    rating = str(result.get("details", {}).get("rating", ""))
+    return (WIN if result.get("winners") else LOSS,
+            _word("reason", reason, locale, reason.upper()),
+            _word("rating", rating, locale, rating.replace("_", " ").upper()))
+
+
+def _centre_text(img: Image.Image, view: dict[str, Any], locale: str) -> None:
+    """The switch count in the middle of the ring (a backing panel keeps it readable over the
+    last switch's arrow), with the mode, or the rating once the game is over."""
+    draw = ImageDraw.Draw(img)
+    Decor(img).rounded_rectangle(_CENTRE_PANEL, 28, fill=PANEL)
+    turn, limit = view.get("turn", 0), view.get("max_turns", 24)
+    draw_text(draw, (CX, CY - 56), t("render.narabi.switches", locale), SMALL, True,
+              anchor="mm", fill=MUTED)
+    draw.text((CX, CY + 2), f"{turn} / {limit}", font=font(COUNTER, True), fill=TEXT,
+              anchor="mm")
+    outcome = _outcome(view, locale)
+    if outcome:
+        draw_text(draw, (CX, CY + 58), outcome[2], WORD, True, anchor="mm", fill=outcome[0])
+    elif view.get("advanced"):
+        draw_text(draw, (CX, CY + 58), t("render.narabi.advanced", locale), SMALL, True,
+                  anchor="mm", fill=MUTED)
+
+
+def _band(img: Image.Image, view: dict[str, Any], locale: str) -> None:
+    """Under the ring: how a finished game ended, and the track of switches used."""
+    draw = ImageDraw.Draw(img)
+    outcome = _outcome(view, locale)
+    if outcome:
+        Decor(img).rounded_rectangle((20, BAND_Y, W - 20, BAND_Y + 72), 20, fill=PANEL)
         best = view.get("fewest_switches")
+        draw_text(draw, (CX, BAND_Y + (22 if isinstance(best, int) else 36)), outcome[1], WORD,
+                  True, anchor="mm", fill=outcome[0])
         if isinstance(best, int):
-            text = t("render.narabi.best_possible", locale, best=best)
-            draw.text((CX, CY + 108), text, font=_fit_font(text, 360, 24), fill=MUTED,
-                      anchor="mm")
-        return
-    draw.rounded_rectangle((CX - 170, CY - 92, CX + 170, CY + 92), 28, fill=PANEL)
-    text = t("render.narabi.switches", locale)
-    draw.text((CX, CY - 58), text, font=_fit_font(text, 320, 26), fill=MUTED, anchor="mm")
-    draw.text((CX, CY + 4), f"{turn} / {limit}", font=font(72, True), fill=TEXT, anchor="mm")
-    if view.get("advanced"):
-        text = t("render.narabi.advanced", locale)
-        draw.text((CX, CY + 66), text, font=_fit_font(text, 320, 22), fill=MUTED, anchor="mm")
+            draw_text(draw, (CX, BAND_Y + 54), t("render.narabi.best_possible", locale,
+                                                 best=best), SMALL, anchor="mm", fill=MUTED)
+    limit = int(view.get("max_turns", 24))
+    used = min(int(view.get("turn", 0)), limit)
+    fill = outcome[0] if outcome else ACTIVE
+    step = (W - 80) / limit
+    for i in range(limit):
+        x = 40 + i * step
+        draw.rounded_rectangle((x + 2, TRACK_Y, x + step - 2, TRACK_Y + TRACK_CELL), 6,
+                               fill=fill if i < used else PANEL,
+                               outline=fill if i < used else MUTED, width=3)
 
 
 def render(view: dict[str, Any], names: list[str], locale: str = "en") -> bytes:
     """PNG of the public ``view`` with the players' display names, words in ``locale``."""
+    img = _compose(view, names, locale)
+    # A fixed palette makes the PNG a quarter of the bytes to compress, which is most of the time.
+    return to_png(img.quantize(palette=_palette(), dither=Image.Dither.NONE))
+
+
+def _compose(view: dict[str, Any], names: list[str], locale: str = "en") -> Image.Image:
     seats = int(view["seats"])
     rows = view["rows"]
     per_seat = max(len(r) for r in rows)
@@ -259,17 +274,15 @@ def render(view: dict[str, Any], names: list[str], locale: str = "en") -> bytes:
 
     where = {card["id"]: centres[s][k] for s, row in enumerate(rows) for k, card in enumerate(row)}
     last = view.get("last_switch")
-    moved: list[tuple[int, int]] = []
     if last and last.get("card") in where and last.get("target") in where:
-        # After the switch each card sits where the other was: mark both, arrow both ways.
+        # After the switch each card sits where the other was: an arrow both ways.
         a, b = where[last["card"]], where[last["target"]]
-        moved = [a, b]
         start, end = _edge_point(a, b), _edge_point(b, a)
         draw.line([start, end], fill=SWITCH, width=6)
         _arrow_head(draw, start, end)
         _arrow_head(draw, end, start)
 
-    _centre_text(draw, view, locale)
+    _centre_text(img, view, locale)
 
     for seat, row in enumerate(rows):
         for k, card in enumerate(row):
@@ -284,32 +297,15 @@ def render(view: dict[str, Any], names: list[str], locale: str = "en") -> bytes:
                 label = _word("condition", str(card["condition"]), locale,
                               str(card["condition"]))
             face = _card(card.get("number"), card.get("colour", "white"), label)
-            img.paste(face, (x - CARD_W // 2, y - CARD_H // 2), face)
-    for x, y in moved:
-        draw.rounded_rectangle((x - CARD_W / 2 - 4, y - CARD_H / 2 - 4,
-                                x + CARD_W / 2 + 3, y + CARD_H / 2 + 3),
-                               RADIUS + 4, outline=SWITCH, width=6)
+            img.paste(face, (x - face.width // 2, y - CARD_H // 2), face)
 
     for seat in range(seats):
-        name = (names[seat] if seat < len(names)
-                else t("render.narabi.seat", locale, number=seat + 1))
+        name = names[seat] if seat < len(names) else None
         pill = _pill(name, seat, seat == to_move, locale)
         x, y = _layout_pill(anchors[seat], inward[seat], pill.size)
         img.paste(pill, (x, y), pill)
-
-    track = _track()
-    tx = (W - track.width) // 2
-    img.paste(track, (tx, TRACK_TOP), track)
-    turn = min(int(view.get("turn", 0)), 24)
-    cx = tx + turn * (TRACK_CELL + TRACK_GAP)
-    marker = WIN if finished and view.get("result", {}).get("winners") else (
-        LOSS if finished else ACTIVE)
-    draw.rounded_rectangle((cx - 4, TRACK_TOP - 4, cx + TRACK_CELL + 3, TRACK_TOP + TRACK_CELL + 3),
-                           10, fill=marker)
-    draw.text((cx + TRACK_CELL / 2, TRACK_TOP + TRACK_CELL / 2), str(turn), font=font(22, True),
-              fill=ACTIVE_INK, anchor="mm")
-    # A fixed palette makes the PNG a quarter of the bytes to compress, which is most of the time.
-    return to_png(img.quantize(palette=_palette(), dither=Image.Dither.NONE))
+    _band(img, view, locale)
+    return img
 
 
 @lru_cache(maxsize=1)
@@ -330,14 +326,12 @@ def _palette() -> Image.Image:
                                                RADIUS + 8, fill=glow)
                     sample.paste(face, (x, 308 if glow else 150), face)
                 x = (x + CARD_W + 12) % (W - CARD_W)
-    for i, (colour, active) in enumerate(((TEXT, False), (ACTIVE_INK, True))):
+    for i, active in enumerate((False, True)):
         pill = _pill("Sample Player Name", 0, active)
         sample.paste(pill, (40, 500 + 60 * i), pill)
     for i, colour in enumerate((TEXT, MUTED, WIN, LOSS, SWITCH)):
-        draw.text((500, 480 + 60 * i), "SOLVED 12 / 24", font=font(40, True), fill=colour)
-    draw.line([(100, 700), (1100, 740)], fill=SWITCH, width=6)
-    track = _track()
-    sample.paste(track, (10, TRACK_TOP), track)
+        draw.text((40, 640 + 50 * i), "SOLVED 12 / 24", font=font(WORD, True), fill=colour)
+    draw.line([(100, 940), (700, 980)], fill=SWITCH, width=6)
     return sample.quantize(256, method=Image.Quantize.FASTOCTREE)
 
 
@@ -350,4 +344,8 @@ def _layout_pill(anchor: tuple[float, float], inward: tuple[float, float],
     d = card_extent + pill_extent + 14
     x = anchor[0] + nx * d - size[0] / 2
     y = anchor[1] + ny * d - size[1] / 2
+    left, top, right, bottom = _CENTRE_PANEL
+    if x < right + 8 and x + size[0] > left - 8 and y < bottom + 8 and y + size[1] > top - 8:
+        # A long name would run into the switch count: it moves up or down, out of its way.
+        y = top - 8 - size[1] if y + size[1] / 2 < CY else bottom + 8
     return int(max(4, min(W - size[0] - 4, x))), int(max(4, min(H - size[1] - 4, y)))

@@ -1,15 +1,18 @@
 """Sàréná board picture from the public view.
 
+The picture is portrait, board above and panel below, so that on a phone (see
+``render.legible``) the board is as big as the width allows and every word stays readable.
+
 Static layers (the framed board with its lines, circles, arrow rings and coordinates; pile,
 highlight and move-arrow sprites) are drawn once at 4x and cached; a call pastes at most 36
-pile sprites, the last-move marks and the side panel text, then encodes.
+pile sprites, the last-move marks and the panel text, then encodes.
 
 A pile shows only what the table sees: its top face (colour plus its letter, for colour-blind
 players) and its height (stacked neutral chip edges plus a number badge). Lower chips are drawn
 in one neutral colour whatever their faces.
 
 Every word, and the colour letters too, comes from the catalogs through ``bot.i18n.t`` in the
-table's locale; the title and the key are drawn once per locale into the cached frame.
+table's locale; the arrow circle key is drawn once per locale into the cached frame.
 """
 from __future__ import annotations
 
@@ -21,50 +24,54 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import t
 
-from .fonts import ellipsize, font
+from .fonts import draw_text, font, seat_label, text_width, with_name
+from .legible import Decor
 from .png import to_png
 
 SIZE = 6
-CELL = 100
-EDGE = 46  # coordinate band around the board
+CELL = 88
 BOARD_PX = CELL * SIZE
-BOARD_X, BOARD_Y = EDGE, 24
-PANEL_X = BOARD_X + BOARD_PX + EDGE // 2 + 16
-PANEL_W = 286
-WIDTH = PANEL_X + PANEL_W + 18
-TEXT_W = PANEL_W + 14  # room for a panel line, up to 4 px from the picture's edge
-HEIGHT = BOARD_Y + BOARD_PX + EDGE + 10
+BOARD_X, BOARD_Y = 44, 16  # row numbers left of the board, column letters below it
+WIDTH = BOARD_X + BOARD_PX + 28
+PANEL_X, PANEL_Y = 16, BOARD_Y + BOARD_PX + 52
+PANEL_W = WIDTH - 2 * PANEL_X
+HEIGHT = 800
 SS = 4  # supersampling factor for cached layers
+
+# Text sizes (px): at the phone's scale of this picture (0.625) capitals stay 8 px or taller.
+SMALL, NAME, BIG = 18, 20, 26
 
 FRAME = (35, 39, 46)
 FRAME_TEXT = (232, 234, 238)
-FRAME_DIM = (150, 158, 172)
+FRAME_DIM = (156, 164, 178)
 BOARD_FILL = (233, 218, 184)
 BOARD_EDGE = (170, 140, 96)
-LINE = (150, 118, 76)
+LINE = (120, 92, 56)
 SLOT_FILL = (218, 198, 158)
 SLOT_EDGE = (140, 108, 66)
 ARROW_MARK = (176, 84, 40)
-CHIP_EDGE = (112, 100, 88)
-CHIP_EDGE_DARK = (66, 58, 50)
+CHIP_EDGE = (190, 182, 168)  # lower chips of a pile: light grey, so the dark rims between show
+CHIP_RIM = (24, 20, 16)  # every chip's outline on the board: dark against anything near it
+PANEL_RIM = (214, 216, 222)  # a chip's outline in the panel, light against the dark frame
 BADGE = (30, 34, 42)
-HIGHLIGHT = (33, 118, 255)
+HIGHLIGHT = (20, 95, 220)
 TURN_MARK = (255, 196, 64)
 TURN_FILL = (58, 64, 76)
 WIN_MARK = (255, 196, 64)
 
-SLOT_R = 38
-CHIP_R = 31
-CHIP_STEP = 5  # vertical offset between stacked chips
-ARROW_RING_R = 45
-BADGE_SIDE = 34
+SLOT_R = 30
+CHIP_R = 25
+CHIP_STEP = 4  # vertical offset between stacked chips
+ARROW_RING_R = 39
+ARROW_W = 4.5
+BADGE_SIDE = 30
 
 FACES = {
-    # fill, outline, ink; the letter is the catalog's render.sarena.mark.<colour>
-    "white": ((246, 244, 238), (120, 120, 120), (30, 30, 34)),
-    "black": ((36, 36, 42), (10, 10, 12), (240, 240, 240)),
-    "red": ((204, 46, 40), (120, 20, 16), (255, 255, 255)),
-    "yellow": ((246, 196, 40), (150, 110, 10), (30, 30, 34)),
+    # fill, ink; the letter is the catalog's render.sarena.mark.<colour>
+    "white": ((246, 244, 238), (30, 30, 34)),
+    "black": ((36, 36, 42), (240, 240, 240)),
+    "red": ((204, 46, 40), (255, 255, 255)),
+    "yellow": ((246, 196, 40), (30, 30, 34)),
 }
 
 
@@ -93,10 +100,26 @@ def _arc_arrow(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, start:
     tip = (cx + r * math.cos(a), cy + r * math.sin(a))
     tangent = (-math.sin(a), math.cos(a))
     normal = (math.cos(a), math.sin(a))
-    back, half = width * 2.6, width * 1.5
+    back, half = width * 2.4, width * 1.1
     base = (tip[0] - tangent[0] * back, tip[1] - tangent[1] * back)
     draw.polygon([tip, (base[0] + normal[0] * half, base[1] + normal[1] * half),
                   (base[0] - normal[0] * half, base[1] - normal[1] * half)], fill=colour)
+
+
+def _arrow_circle(img: Image.Image, cx: float, cy: float, ring: float, width: float) -> None:
+    """Two turning arrows around a circle say "a pile arriving here flips"."""
+    # The lines stop short of the arrows instead of running under them.
+    clear = ring + 1.2 * width
+    Decor(img).ellipse((cx - clear, cy - clear, cx + clear, cy + clear), fill=BOARD_FILL)
+    draw = ImageDraw.Draw(img)
+    _arc_arrow(draw, cx, cy, ring, 200, 340, width, ARROW_MARK)
+    _arc_arrow(draw, cx, cy, ring, 20, 160, width, ARROW_MARK)
+
+
+def _slot(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, width: float,
+          edge: tuple[int, int, int] = SLOT_EDGE) -> None:
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=SLOT_FILL, outline=edge,
+                 width=round(width))
 
 
 @lru_cache(maxsize=1)
@@ -104,58 +127,47 @@ def _base() -> Image.Image:
     """Frame, board, lines, circles, arrow rings and coordinates."""
     img = Image.new("RGB", (WIDTH * SS, HEIGHT * SS), FRAME)
     draw = ImageDraw.Draw(img)
-    pad = 14
+    pad = 12
     draw.rounded_rectangle(((BOARD_X - pad) * SS, (BOARD_Y - pad) * SS,
                             (BOARD_X + BOARD_PX + pad) * SS, (BOARD_Y + BOARD_PX + pad) * SS),
-                           radius=18 * SS, fill=BOARD_FILL, outline=BOARD_EDGE, width=3 * SS)
+                           radius=16 * SS, fill=BOARD_FILL, outline=BOARD_EDGE, width=3 * SS)
     for y in range(SIZE):
         for x in range(SIZE):
             cx, cy = _centre(x, y)
             if x + 1 < SIZE:
-                nx, _ = _centre(x + 1, y)
-                draw.line((cx * SS, cy * SS, nx * SS, cy * SS), fill=LINE, width=5 * SS)
+                draw.line((cx * SS, cy * SS, (cx + CELL) * SS, cy * SS), fill=LINE, width=5 * SS)
             if y + 1 < SIZE:
-                _, ny = _centre(x, y + 1)
-                draw.line((cx * SS, cy * SS, cx * SS, ny * SS), fill=LINE, width=5 * SS)
+                draw.line((cx * SS, cy * SS, cx * SS, (cy - CELL) * SS), fill=LINE, width=5 * SS)
     for y in range(SIZE):
         for x in range(SIZE):
             cx, cy = (v * SS for v in _centre(x, y))
-            r = SLOT_R * SS
             if (x + y) % 2 == 0:
-                # Arrow circle: two turning arrows around it say "a pile arriving here flips".
-                ring = ARROW_RING_R * SS
-                draw.ellipse((cx - ring - 3 * SS, cy - ring - 3 * SS, cx + ring + 3 * SS,
-                              cy + ring + 3 * SS), fill=BOARD_FILL)
-                _arc_arrow(draw, cx, cy, ring, 200, 340, 3.2 * SS, ARROW_MARK)
-                _arc_arrow(draw, cx, cy, ring, 20, 160, 3.2 * SS, ARROW_MARK)
-            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=SLOT_FILL, outline=SLOT_EDGE,
-                         width=3 * SS)
-    label = font(24 * SS, True)
+                _arrow_circle(img, cx, cy, ARROW_RING_R * SS, ARROW_W * SS)
+            _slot(draw, cx, cy, SLOT_R * SS, 3 * SS)
+    label = font(22 * SS, True)
     for i in range(SIZE):
-        cx, _ = _centre(i, 0)
-        draw.text((cx * SS, (BOARD_Y + BOARD_PX + 32) * SS), "abcdef"[i], font=label,
+        cx, cy = _centre(i, i)  # column i's x, row i's y
+        draw.text((cx * SS, (BOARD_Y + BOARD_PX + 34) * SS), "abcdef"[i], font=label,
                   fill=FRAME_TEXT, anchor="mm")
-        _, cy = _centre(0, i)
-        draw.text(((BOARD_X - 30) * SS, cy * SS), str(i + 1), font=label, fill=FRAME_TEXT,
+        draw.text(((BOARD_X - 28) * SS, cy * SS), str(i + 1), font=label, fill=FRAME_TEXT,
                   anchor="mm")
     return img.resize((WIDTH, HEIGHT), Image.LANCZOS)
 
 
 @lru_cache(maxsize=8)
 def _frame(locale: str) -> Image.Image:
-    """The base with the panel's fixed words (title and the arrow circle key) in ``locale``."""
+    """The base with the key to the arrow circles in ``locale`` at the bottom."""
     img = _base().copy()
-    draw = ImageDraw.Draw(img)
-    x = PANEL_X
-    draw.text((x, BOARD_Y - 6), ellipsize(t("render.sarena.title", locale), TEXT_W, 34, True),
-              font=font(34, True), fill=FRAME_TEXT)
-    # Key at the bottom: what an arrow circle does.
-    ky = BOARD_Y + BOARD_PX - 40
-    draw.ellipse((x, ky, x + 30, ky + 30), fill=SLOT_FILL, outline=ARROW_MARK, width=3)
-    draw.text((x + 15, ky + 15), "↻", font=font(20, True), fill=ARROW_MARK, anchor="mm")
-    legend = "\n".join(ellipsize(line, TEXT_W - 42, 16, False)
-                       for line in t("render.sarena.legend", locale).split("\n"))
-    draw.text((x + 42, ky + 15), legend, font=font(16), fill=FRAME_DIM, anchor="lm", spacing=2)
+    side = 40
+    key = Image.new("RGB", (side * SS, side * SS), FRAME)
+    centre = side * SS / 2
+    _arrow_circle(key, centre, centre, 14 * SS, 3 * SS)
+    _slot(ImageDraw.Draw(key), centre, centre, 8 * SS, 2 * SS)
+    y = HEIGHT - 22
+    img.paste(key.resize((side, side), Image.LANCZOS), (PANEL_X, y - side // 2))
+    text = t("render.sarena.legend", locale)
+    draw_text(ImageDraw.Draw(img), (PANEL_X + side + 10, y), text, SMALL, anchor="lm",
+              fill=FRAME_DIM)
     return img
 
 
@@ -174,15 +186,12 @@ def _pile_sprite(colour: str, height: int, letter: str) -> Image.Image:
     # Chips below the top one: neutral edges only, never their faces.
     for k in range(height - 1, 0, -1):
         dy = top_dy + k * step
-        draw.ellipse((c - r, c + dy - r, c + r, c + dy + r), fill=CHIP_EDGE,
-                     outline=CHIP_EDGE_DARK, width=2 * SS)
-    fill, outline, ink = FACES[colour]
-    draw.ellipse((c - r, c + top_dy - r, c + r, c + top_dy + r), fill=fill, outline=outline,
-                 width=2 * SS)
-    inner = r - 6 * SS
-    draw.ellipse((c - inner, c + top_dy - inner, c + inner, c + top_dy + inner),
-                 outline=tuple(max(0, v - 28) for v in fill), width=1 * SS)
-    draw.text((c, c + top_dy), letter, font=font(30 * SS, True), fill=ink, anchor="mm")
+        draw.ellipse((c - r, c + dy - r, c + r, c + dy + r), fill=CHIP_EDGE, outline=CHIP_RIM,
+                     width=2 * SS)
+    fill, ink = FACES[colour]
+    draw.ellipse((c - r, c + top_dy - r, c + r, c + top_dy + r), fill=fill, outline=CHIP_RIM,
+                 width=round(2.5 * SS))
+    draw_text(draw, (c, c + top_dy), letter, 26 * SS, True, anchor="mm", fill=ink)
     return img.resize((SPRITE, SPRITE), Image.LANCZOS)
 
 
@@ -193,17 +202,17 @@ def _badge(height: int) -> Image.Image:
     draw = ImageDraw.Draw(img)
     draw.ellipse((SS, SS, side - SS, side - SS), fill=BADGE, outline=(250, 250, 250),
                  width=2 * SS)
-    draw.text((side / 2, side / 2 + SS / 2), str(height), font=font(24 * SS, True),
+    draw.text((side / 2, side / 2 + SS / 2), str(height), font=font(20 * SS, True),
               fill=(255, 255, 255), anchor="mm")
     return img.resize((BADGE_SIDE, BADGE_SIDE), Image.LANCZOS)
 
 
-@lru_cache(maxsize=2)
-def _ring(radius: int, width: int) -> Image.Image:
-    size = (radius + width) * 2 * SS
+@lru_cache(maxsize=1)
+def _slot_highlight() -> Image.Image:
+    """An empty circle outlined in the highlight colour: where the last move left or arrived."""
+    size = 2 * (SLOT_R + 2) * SS
     img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
-    ImageDraw.Draw(img).ellipse((SS, SS, size - SS, size - SS), outline=HIGHLIGHT,
-                                width=width * SS)
+    _slot(ImageDraw.Draw(img), size / 2, size / 2, SLOT_R * SS, 6 * SS, HIGHLIGHT)
     return img.resize((size // SS, size // SS), Image.LANCZOS)
 
 
@@ -213,21 +222,22 @@ def _move_arrow(dx: int, dy: int) -> Image.Image:
     size = 2 * CELL * SS
     img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
+    halo = Decor(img)
     c = size / 2
     sx, sy = c - dx * CELL * SS / 2, c - dy * CELL * SS / 2  # source centre
-    length = (CELL - SLOT_R - 10) * SS
+    length = (CELL - SLOT_R - 8) * SS
     tip = (sx + dx * length, sy + dy * length)
-    head, half, shaft = 22 * SS, 15 * SS, 9 * SS
+    head, half, shaft = 20 * SS, 14 * SS, 8 * SS
     base = (tip[0] - dx * head, tip[1] - dy * head)
     nx, ny = -dy, dx
     # A white halo first keeps the arrow readable over the lines and any chip colour.
     outline, grow = (255, 255, 255), 4 * SS
-    draw.line((sx, sy, base[0], base[1]), fill=outline, width=shaft + 5 * SS)
+    halo.line((sx, sy, base[0], base[1]), fill=outline, width=shaft + 5 * SS)
     back = (base[0] - dx * 3 * SS, base[1] - dy * 3 * SS)
-    draw.polygon([(tip[0] + dx * grow, tip[1] + dy * grow),
+    halo.polygon([(tip[0] + dx * grow, tip[1] + dy * grow),
                   (back[0] + nx * (half + grow), back[1] + ny * (half + grow)),
                   (back[0] - nx * (half + grow), back[1] - ny * (half + grow))], fill=outline)
-    draw.ellipse((sx - 11 * SS, sy - 11 * SS, sx + 11 * SS, sy + 11 * SS), fill=outline)
+    halo.ellipse((sx - 11 * SS, sy - 11 * SS, sx + 11 * SS, sy + 11 * SS), fill=outline)
     draw.line((sx, sy, base[0], base[1]), fill=HIGHLIGHT, width=shaft)
     draw.polygon([tip, (base[0] + nx * half, base[1] + ny * half),
                   (base[0] - nx * half, base[1] - ny * half)], fill=HIGHLIGHT)
@@ -239,13 +249,12 @@ def _paste_centred(img: Image.Image, sprite: Image.Image, cx: float, cy: float) 
     img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
 
 
-
-
 def _draw_board(img: Image.Image, view: dict[str, Any], locale: str) -> None:
     last = view.get("last_move") or {}
     src, dst = _square_xy(last.get("from")), _square_xy(last.get("to"))
     if src and dst:
-        _paste_centred(img, _ring(SLOT_R + 3, 4), *_centre(*src))
+        for end in (src, dst):
+            _paste_centred(img, _slot_highlight(), *_centre(*end))
     for circle in view.get("board", ()):
         h = circle.get("height") or 0
         top = circle.get("top")
@@ -254,9 +263,7 @@ def _draw_board(img: Image.Image, view: dict[str, Any], locale: str) -> None:
         cx, cy = _centre(circle["x"], circle["y"])
         _paste_centred(img, _pile_sprite(top, min(h, 4), _letter(top, locale)), cx, cy)
     if src and dst:
-        cx, cy = _centre(*dst)
-        _paste_centred(img, _ring(ARROW_RING_R + 3, 5), cx, cy)
-        sx, sy = _centre(*src)
+        (sx, sy), (cx, cy) = _centre(*src), _centre(*dst)
         dx, dy = (cx > sx) - (cx < sx), (cy > sy) - (cy < sy)
         if abs(dx) + abs(dy) == 1:
             _paste_centred(img, _move_arrow(dx, dy), (sx + cx) / 2, (sy + cy) / 2)
@@ -266,93 +273,125 @@ def _draw_board(img: Image.Image, view: dict[str, Any], locale: str) -> None:
         if h >= 2 and circle.get("top") in FACES:
             cx, cy = _centre(circle["x"], circle["y"])
             top_dy = -(min(h, 4) - 1) * CHIP_STEP / 2
-            _paste_centred(img, _badge(h), cx + CHIP_R - 3, cy + top_dy - CHIP_R + 7)
+            _paste_centred(img, _badge(h), cx + CHIP_R - 3, cy + top_dy - CHIP_R + 6)
 
 
-def _seat_name(names: Sequence[str], seat: int, locale: str) -> str:
-    if seat < len(names) and names[seat]:
-        return names[seat]
-    return t("render.sarena.seat", locale, number=seat + 1)
+def _name(names: Sequence[str], seat: int, locale: str, width: float, size: int,
+          bold: bool = False) -> str:
+    """A seat's number and name, shortened to ``width``."""
+    name = names[seat] if seat < len(names) else ""
+    return seat_label(seat + 1, name, width, size, bold,
+                      t("render.sarena.seat", locale, number=seat + 1))
+
+
+def _result(view: dict[str, Any]) -> dict[str, Any] | None:
+    result = view.get("result")
+    return result if view.get("finished") and isinstance(result, dict) else None
+
+
+def _headline(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str],
+              locale: str, y: int) -> None:
+    """Who won (or the move number) on the left, the moves played on the right."""
+    x, right = PANEL_X, PANEL_X + PANEL_W
+    result = _result(view)
+    if result is None:
+        draw_text(draw, (x, y), t("render.sarena.move", locale, move=view.get("move", 1)),
+                  NAME, anchor="lm", fill=FRAME_TEXT)
+        return
+    moves = t("render.sarena.game_over", locale,
+              moves=view.get("moves_played", view.get("move", 0)))
+    draw_text(draw, (right, y), moves, SMALL, anchor="rm", fill=FRAME_DIM)
+    room = PANEL_W - text_width(moves, SMALL) - 16
+    winners = result.get("winners") or []
+    if len(winners) == 1:
+        verdict = with_name(lambda name: "★ " + t("render.sarena.wins", locale, name=name),
+                            lambda width: _name(names, winners[0], locale, width, NAME, True),
+                            room, NAME, True)
+    else:
+        verdict = t("render.sarena.shared_victory" if winners else "render.sarena.no_winner",
+                    locale)
+    draw_text(draw, (x, y), verdict, NAME, True, anchor="lm", fill=WIN_MARK)
+
+
+def _last_move(draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str, y: int) -> None:
+    last = view.get("last_move")
+    if not (isinstance(last, dict) and last.get("from") and last.get("to")):
+        return
+    x = PANEL_X
+    parts = [(t("render.sarena.last_move", locale), SMALL, False, FRAME_DIM),
+             (t("render.sarena.last_move.squares", locale, src=last["from"], dst=last["to"]),
+              NAME, True, FRAME_TEXT)]
+    if last.get("flipped"):
+        parts.append((t("render.sarena.flipped", locale), SMALL, False, FRAME_TEXT))
+    for text, size, bold, ink in parts:
+        draw_text(draw, (x, y), text, size, bold, anchor="lm", fill=ink)
+        x += text_width(text, size, bold) + 12
+
+
+def _seat_note(view: dict[str, Any], seat: int, locale: str) -> tuple[str, tuple[int, ...]]:
+    result = _result(view)
+    if seat in set(view.get("resigned") or ()):
+        return t("render.sarena.left_game", locale), FRAME_DIM
+    if seat == view.get("to_move") and result is None:
+        return t("render.sarena.to_move", locale), TURN_MARK
+    if result is not None:
+        tiebreak = (result.get("tiebreaks") or [None] * (seat + 1))[seat]
+        return t("render.sarena.tiebreak", locale, value=tiebreak), FRAME_DIM
+    return "", FRAME_DIM
+
+
+def _panel_chip(img: Image.Image, colour: str, locale: str, x: int, y: int) -> None:
+    fill, ink = FACES[colour]
+    draw = ImageDraw.Draw(img)
+    draw.ellipse((x, y, x + 40, y + 40), fill=fill, outline=PANEL_RIM, width=2)
+    draw_text(draw, (x + 20, y + 21), _letter(colour, locale), NAME, True, anchor="mm",
+              fill=ink)
+
+
+def _seat_cell(img: Image.Image, view: dict[str, Any], names: Sequence[str], locale: str,
+               seat: int, box: tuple[int, int, int, int]) -> None:
+    """One seat: colour chip at the end, number and name, a note below, score at the end."""
+    draw = ImageDraw.Draw(img)
+    left, top, right, bottom = box
+    result = _result(view)
+    resigned = seat in set(view.get("resigned") or ())
+    turn = seat == view.get("to_move") and result is None
+    if turn:
+        draw.rounded_rectangle(box, radius=10, fill=TURN_FILL, outline=TURN_MARK, width=3)
+    text_x = left + 10
+    score_w = 0.0
+    if result is not None:
+        colour = (result.get("colours") or [None] * (seat + 1))[seat]
+        if colour in FACES:
+            _panel_chip(img, colour, locale, left + 4, (top + bottom) // 2 - 20)
+            text_x = left + 54
+        if not resigned:
+            score = (result.get("scores") or [None] * (seat + 1))[seat]
+            won = seat in set(result.get("winners") or ())
+            text = f"{'★ ' if won else ''}{score}"
+            draw_text(draw, (right - 8, (top + bottom) // 2), text, BIG, True, anchor="rm",
+                      fill=WIN_MARK if won else FRAME_TEXT)
+            score_w = text_width(text, BIG, True) + 12
+    room = right - 8 - text_x - score_w
+    name = _name(names, seat, locale, room, NAME, True)
+    draw_text(draw, (text_x, top + 14), name, NAME, True, anchor="lm",
+              fill=FRAME_DIM if resigned else FRAME_TEXT)
+    note, ink = _seat_note(view, seat, locale)
+    draw_text(draw, (text_x, bottom - 13), note, SMALL, anchor="lm", fill=ink)
 
 
 def _draw_panel(img: Image.Image, view: dict[str, Any], names: Sequence[str],
                 locale: str) -> None:
-    """Everything in the side panel that changes from call to call (title and key are in
-    ``_frame``)."""
+    """Everything under the board that changes from call to call (the key is in ``_frame``)."""
     draw = ImageDraw.Draw(img)
-    x, right = PANEL_X, PANEL_X + PANEL_W
-    result = view.get("result")
-    finished = bool(view.get("finished")) and isinstance(result, dict)
-    status = (t("render.sarena.game_over", locale,
-                moves=view.get("moves_played", view.get("move", 0))) if finished
-              else t("render.sarena.move", locale, move=view.get("move", 1)))
-    draw.text((x, BOARD_Y + 40), ellipsize(status, TEXT_W, 24, False), font=font(24),
-              fill=FRAME_DIM)
-
+    _headline(draw, view, names, locale, PANEL_Y + 12)
+    _last_move(draw, view, locale, PANEL_Y + 40)
     seats = int(view.get("seats") or len(names))
-    resigned = set(view.get("resigned") or ())
-    to_move = view.get("to_move")
-    winners = set(result.get("winners", ())) if finished else set()
-    row_h = 66
-    y = BOARD_Y + 96
+    cell_w, cell_h = (PANEL_W - 8) // 2, 50
     for seat in range(seats):
-        name = _seat_name(names, seat, locale)
-        left = seat in resigned
-        if seat == to_move:
-            draw.rounded_rectangle((x - 8, y - 6, right, y + row_h - 10), radius=10,
-                                   fill=TURN_FILL, outline=TURN_MARK, width=3)
-        text_x = x + 6
-        if finished:
-            colour = (result.get("colours") or [None] * seats)[seat]
-            if colour in FACES:
-                fill, outline, ink = FACES[colour]
-                draw.ellipse((x, y + 4, x + 42, y + 46), fill=fill, outline=outline, width=2)
-                draw.text((x + 21, y + 25), _letter(colour, locale), font=font(22, True),
-                          fill=ink, anchor="mm")
-            text_x = x + 54
-        name_w = right - text_x - (78 if finished else 12)
-        draw.text((text_x, y), ellipsize(name, name_w, 24, seat == to_move),
-                  font=font(24, seat == to_move), fill=FRAME_DIM if left else FRAME_TEXT)
-        if left:
-            note, ink = t("render.sarena.left_game", locale), FRAME_DIM
-        elif seat == to_move:
-            note, ink = t("render.sarena.to_move", locale), TURN_MARK
-        elif finished:
-            tiebreak = (result.get("tiebreaks") or [None] * seats)[seat]
-            note, ink = t("render.sarena.tiebreak", locale, value=tiebreak), FRAME_DIM
-        else:
-            note, ink = "", FRAME_DIM
-        draw.text((text_x, y + 30), ellipsize(note, name_w, 18, seat == to_move),
-                  font=font(18, seat == to_move), fill=ink)
-        if finished and not left:
-            score = (result.get("scores") or [None] * seats)[seat]
-            won = seat in winners
-            draw.text((right - 8, y + 4), f"{'★ ' if won else ''}{score}", font=font(30, True),
-                      fill=WIN_MARK if won else FRAME_TEXT, anchor="ra")
-        y += row_h
-
-    y += 8
-    if finished:
-        if len(winners) == 1:
-            seat = next(iter(winners))
-            # Only the name is shortened, so the verdict itself always shows.
-            room = PANEL_W - font(24, True).getlength(t("render.sarena.wins", locale, name=""))
-            name = ellipsize(_seat_name(names, seat, locale), room, 24, True)
-            verdict = t("render.sarena.wins", locale, name=name)
-        else:
-            verdict = t("render.sarena.shared_victory" if winners else "render.sarena.no_winner",
-                        locale)
-        draw.text((x, y), verdict, font=font(24, True), fill=WIN_MARK)
-        y += 40
-    last = view.get("last_move")
-    if isinstance(last, dict) and last.get("from") and last.get("to"):
-        label = ellipsize(t("render.sarena.last_move", locale), TEXT_W, 18, False)
-        draw.text((x, y), label, font=font(18), fill=FRAME_DIM)
-        text = t("render.sarena.last_move.squares", locale, src=last["from"], dst=last["to"])
-        if last.get("flipped"):
-            text += "  " + t("render.sarena.flipped", locale)
-        draw.text((x, y + 24), ellipsize(text, TEXT_W, 24, True), font=font(24, True),
-                  fill=FRAME_TEXT)
+        left = PANEL_X + (seat % 2) * (cell_w + 8)
+        top = PANEL_Y + 58 + (seat // 2) * (cell_h + 4)
+        _seat_cell(img, view, names, locale, seat, (left, top, left + cell_w, top + cell_h))
 
 
 def _compose(view: dict[str, Any], names: Sequence[str], locale: str = "en") -> Image.Image:

@@ -9,21 +9,22 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from PIL import Image, ImageDraw
 
 from bot.i18n import has, t
 
-from .fonts import ellipsize, font
+from .fonts import draw_text, font, seat_label, text_width, with_name
+from .legible import Decor
 from .png import to_png
 
 CELL = 76
 #: a piece's radius plus its rim, in cells: where an arrow's head stops
 PIECE_RIM = 0.44
 EDGE = 34  # width of the coordinate frame around the squares
-TOP = 66  # status bar: whose turn it is
-BOTTOM = 40  # footer: last turn, options, draw offer
+TOP = 92  # status bar: whose turn it is, what is left of it
+BOTTOM = 64  # footer: last turn, options
 BOARD_PX = CELL * 7
 WIDTH = BOARD_PX + 2 * EDGE
 HEIGHT = TOP + BOARD_PX + 2 * EDGE + BOTTOM
@@ -34,8 +35,8 @@ FRAME = (35, 39, 46)
 FRAME_TEXT = (232, 234, 238)
 FRAME_DIM = (160, 168, 180)
 SIDES = {
-    "plain": {"square": (233, 214, 172), "alt": (226, 205, 160), "line": (150, 120, 74)},
-    "storm": {"square": (200, 212, 222), "alt": (190, 203, 215), "line": (92, 110, 130)},
+    "plain": {"square": (233, 214, 172), "alt": (226, 205, 160), "line": (112, 86, 50)},
+    "storm": {"square": (200, 212, 222), "alt": (190, 203, 215), "line": (76, 92, 110)},
 }
 HOME_TINT = ((46, 158, 79), (214, 69, 59))
 SEAT_FILL = ((40, 160, 78), (222, 68, 56))
@@ -46,12 +47,18 @@ STONE_ARROW = (255, 176, 0)
 JUMP_ARROW = (40, 150, 255)
 CURRENT_ARROW = (255, 255, 255)
 ARROW_EDGE = (20, 20, 24)
-MARK_FROM = (255, 214, 90)
-MARK_TO = (255, 190, 40)
-BARRIER_RING = (255, 40, 200)
+LAST_MOVE = (150, 62, 0)  # frames the squares of the last turn's moves
+BARRIER_RING = (150, 0, 120)
 #: a private step's choice: dark violet, at least 3:1 against either board side's squares
 CHOICE = (88, 38, 196)
 CHOICE_EDGE = (255, 255, 255)
+#: the status bar, in a darker shade of the seat's colour so that white text reads on it
+BAR = ((22, 112, 50), (178, 40, 32))
+NEUTRAL_BAR = (70, 74, 86)
+SEPARATOR = " · "
+
+# Text sizes (px): at the phone's scale of this picture (0.66) capitals stay 8 px or taller.
+SMALL, HEADLINE = 18, 26
 
 
 def _square_xy(name: str) -> tuple[int, int] | None:
@@ -87,7 +94,8 @@ def _board(side: str) -> Image.Image:
     """The framed, labelled empty board of one side, pits included."""
     colours = SIDES.get(side, SIDES["plain"])
     img = Image.new("RGB", (WIDTH, HEIGHT), FRAME)
-    draw = ImageDraw.Draw(img)
+    # The squares' shades and the home rows' tints only help the eye: the lines part squares.
+    squares = Decor(img)
     for x in range(7):
         for y in range(7):
             name = f"{'abcdefg'[x]}{y + 1}"
@@ -96,15 +104,16 @@ def _board(side: str) -> Image.Image:
                 fill = _blend(fill, HOME_TINT[0], 0.22)
             elif y == 6:
                 fill = _blend(fill, HOME_TINT[1], 0.22)
-            draw.rectangle(_square_box(name), fill=fill)
+            squares.rectangle(_square_box(name), fill=fill)
+    draw = ImageDraw.Draw(img)
     left, top = ORIGIN
     for i in range(8):
         draw.line([(left + i * CELL, top), (left + i * CELL, top + BOARD_PX)],
-                  fill=colours["line"], width=2)
+                  fill=colours["line"], width=3)
         draw.line([(left, top + i * CELL), (left + BOARD_PX, top + i * CELL)],
-                  fill=colours["line"], width=2)
-    draw.rectangle([left - 3, top - 3, left + BOARD_PX + 3, top + BOARD_PX + 3],
-                   outline=colours["line"], width=3)
+                  fill=colours["line"], width=3)
+    Decor(img).rectangle([left - 3, top - 3, left + BOARD_PX + 3, top + BOARD_PX + 3],
+                         outline=colours["line"], width=3)
     label = font(20, True)
     for i in range(7):
         cx = left + i * CELL + CELL / 2
@@ -120,17 +129,18 @@ def _board(side: str) -> Image.Image:
 def _pit() -> Image.Image:
     size = CELL * SS
     img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(img)
+    shading = Decor(img)
     centre = size / 2
     rings = 14
     for i in range(rings):
         radius = size * (0.43 - 0.3 * i / rings)
         shade = _blend((84, 96, 110), (8, 10, 14), i / (rings - 1))
-        draw.ellipse([centre - radius, centre - radius, centre + radius, centre + radius],
-                     fill=shade)
+        shading.ellipse([centre - radius, centre - radius, centre + radius, centre + radius],
+                        fill=shade)
     radius = size * 0.43
-    draw.ellipse([centre - radius, centre - radius, centre + radius, centre + radius],
-                 outline=(40, 48, 58), width=3 * SS)
+    # The rim tells the pit; the shades inside only give it depth.
+    ImageDraw.Draw(img).ellipse([centre - radius, centre - radius, centre + radius,
+                                 centre + radius], outline=(40, 48, 58), width=3 * SS)
     return img.resize((CELL, CELL), Image.LANCZOS)
 
 
@@ -162,27 +172,27 @@ def _figure(draw: ImageDraw.ImageDraw, size: int, body: tuple, edge: tuple) -> N
 def _stone(seat: int, character: bool) -> Image.Image:
     size = CELL * SS
     img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(img)
+    draw, shading = ImageDraw.Draw(img), Decor(img)
     fill, dark, light = SEAT_FILL[seat], SEAT_DARK[seat], SEAT_LIGHT[seat]
-    # Shadow first so stones lift off either board colour.
+    # Shadow first so stones lift off either board colour; the inner ring is a highlight.
     off = 3 * SS
     if seat == 0:
         r = size * 0.40
         box = [size / 2 - r, size / 2 - r, size / 2 + r, size / 2 + r]
-        draw.ellipse([v + off for v in box], fill=(0, 0, 0, 90))
+        shading.ellipse([v + off for v in box], fill=(0, 0, 0, 90))
         draw.ellipse(box, fill=fill, outline=dark, width=4 * SS)
         inner = size * 0.27
-        draw.ellipse([size / 2 - inner, size / 2 - inner, size / 2 + inner, size / 2 + inner],
-                     outline=light, width=3 * SS)
+        shading.ellipse([size / 2 - inner, size / 2 - inner, size / 2 + inner,
+                         size / 2 + inner], outline=light, width=3 * SS)
     else:
         r = size * 0.36
         box = [size / 2 - r, size / 2 - r, size / 2 + r, size / 2 + r]
-        draw.rounded_rectangle([v + off for v in box], radius=size * 0.09, fill=(0, 0, 0, 90))
+        shading.rounded_rectangle([v + off for v in box], radius=size * 0.09, fill=(0, 0, 0, 90))
         draw.rounded_rectangle(box, radius=size * 0.09, fill=fill, outline=dark, width=4 * SS)
         inner = size * 0.235
-        draw.rounded_rectangle([size / 2 - inner, size / 2 - inner, size / 2 + inner,
-                                size / 2 + inner], radius=size * 0.04, outline=light,
-                               width=3 * SS)
+        shading.rounded_rectangle([size / 2 - inner, size / 2 - inner, size / 2 + inner,
+                                   size / 2 + inner], radius=size * 0.04, outline=light,
+                                  width=3 * SS)
     if character:
         if seat == 0:
             _figure(draw, size, (255, 250, 230), (12, 12, 12))
@@ -219,8 +229,10 @@ def _arrow(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[flo
         segments.append(((sx, sy), shaft_end))
     edge = ARROW_EDGE + colour[3:]
     # The overlay is drawn without blending, so the coloured core simply overwrites the rim.
-    for a, b in segments:
-        draw.line([a, b], fill=edge, width=width + 4)
+    rim = 2  # the dark rim also closes each dash's ends
+    for (ax, ay), (bx, by) in segments:
+        draw.line([(ax - ux * rim, ay - uy * rim), (bx + ux * rim, by + uy * rim)], fill=edge,
+                  width=width + 2 * rim)
     for a, b in segments:
         draw.line([a, b], fill=colour, width=width)
     draw.polygon(tip, fill=colour, outline=edge, width=2)
@@ -228,10 +240,11 @@ def _arrow(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[flo
 
 
 
-def _name(names: Sequence[str], seat: int, locale: str) -> str:
-    if 0 <= seat < len(names) and names[seat]:
-        return str(names[seat])
-    return t(SEAT_LABEL[seat], locale)
+def _name(names: Sequence[str], seat: int, locale: str, width: float, size: int,
+          bold: bool = False) -> str:
+    """A seat's number and its player's name (or colour), shortened to ``width``."""
+    name = str(names[seat]) if 0 <= seat < len(names) and names[seat] else ""
+    return seat_label(seat + 1, name, width, size, bold, t(SEAT_LABEL[seat], locale))
 
 
 def _known(key: str, locale: str, default: str, **params: Any) -> str:
@@ -245,97 +258,108 @@ def _moves_left(kind: str, count: int, locale: str) -> str:
                   t(f"render.sensei.left.{kind}.n", locale, count=count))
 
 
-def _status(view: dict[str, Any], names: Sequence[str], locale: str,
-            fit: Callable[[str, str], str]) -> tuple[tuple, str, str, int | None]:
-    """Bar colour, headline, sub-line and the seat whose token to show.
+class _Words:
+    """Sentences of one picture that name a seat, each fitted to a width by shortening the
+    name only."""
 
-    ``fit(key, name)`` fills the headline ``key`` with ``name``, shortened so the rest of the
-    headline stays readable.
-    """
+    def __init__(self, names: Sequence[str], locale: str) -> None:
+        self.names, self.locale = names, locale
+
+    def __call__(self, key: str, seat: int, width: float, size: int, bold: bool = False,
+                 slot: str = "name", **params: Any) -> str:
+        return with_name(lambda name: t(key, self.locale, **{slot: name}, **params),
+                         lambda room: _name(self.names, seat, self.locale, room, size, bold),
+                         width, size, bold)
+
+
+def _status(view: dict[str, Any], words: _Words, room: float
+            ) -> tuple[tuple, str, list[str], int | None]:
+    """Bar colour, headline, the lines under it and the seat whose token to show, every line
+    fitting ``room``."""
+    locale = words.locale
     result = view.get("result")
     if view.get("finished") and result:
         winners = result.get("winners") or []
         if result.get("draw") or not winners:
             reason = "no_moves" if result.get("reason") == "no_moves" else "agreed"
-            sub = t(f"render.sensei.draw.{reason}", locale)
-            return (88, 92, 104), t("render.sensei.draw", locale), sub, None
+            return NEUTRAL_BAR, t("render.sensei.draw", locale), \
+                [t(f"render.sensei.draw.{reason}", locale)], None
         seat = winners[0]
         reason = str(result.get("reason", ""))
         if reason == "barrier":
-            detail = t("render.sensei.end.barrier", locale, loser=_name(names, 1 - seat, locale),
-                       count=len(result.get("details", {}).get("touching", [])))
+            detail = words("render.sensei.end.barrier", 1 - seat, room, SMALL, slot="loser",
+                           count=len(result.get("details", {}).get("touching", [])))
         else:
             detail = _known(f"render.sensei.end.{reason}", locale, reason)
-        return SEAT_FILL[seat], fit("render.sensei.wins", _name(names, seat, locale)), detail, seat
+        return BAR[seat], words("render.sensei.wins", seat, room, HEADLINE, True), [detail], seat
     seat = view.get("to_move")
     if seat not in (0, 1):
-        return (88, 92, 104), "", "", None
+        return NEUTRAL_BAR, "", [], None
     current = view.get("current_turn") or {}
     stones = current.get("stone_moves_left", 0)
     character = 1 if current.get("character_move_left") else 0
-    sub = t("render.sensei.turn", locale, turn=view.get("turn", 1),
-            stones=_moves_left("stones", stones, locale),
-            character=_moves_left("character", character, locale))
-    if current.get("can_end"):
-        sub += " · " + t("render.sensei.may_end_turn", locale)
-    return SEAT_FILL[seat], fit("render.sensei.to_move", _name(names, seat, locale)), sub, seat
+    lines = [t("render.sensei.turn", locale, turn=view.get("turn", 1),
+               stones=_moves_left("stones", stones, locale),
+               character=_moves_left("character", character, locale))]
+    extras = [t("render.sensei.may_end_turn", locale)] if current.get("can_end") else []
+    if view.get("draw_offer") in (0, 1):
+        before = "".join(extra + SEPARATOR for extra in extras)
+        extras.append(words("render.sensei.draw_offered", view["draw_offer"],
+                            room - text_width(before, SMALL), SMALL))
+    if extras:
+        lines.append(SEPARATOR.join(extras))
+    return BAR[seat], words("render.sensei.to_move", seat, room, HEADLINE, True), lines, seat
 
 
-def _footer(view: dict[str, Any], names: Sequence[str], locale: str) -> str:
-    bits = []
+def _footer(view: dict[str, Any], words: _Words, room: float) -> list[str]:
+    """The last turn and the game's options, each line fitting ``room``."""
+    locale = words.locale
+    lines = []
     last = view.get("last_turn")
     if last and last.get("actions"):
         notation = " ".join(a.get("notation", "") for a in last["actions"])
-        bits.append(t("render.sensei.last", locale, name=_name(names, last.get("seat", 0), locale),
-                      moves=notation))
+        lines.append(words("render.sensei.last", last.get("seat", 0), room, SMALL,
+                           moves=notation))
     options = view.get("options") or {}
     version, setup, board = (str(options.get(k, "")) for k in ("version", "setup", "board"))
-    bits.append(t("render.sensei.options", locale,
-                  version=_known(f"render.sensei.version.{version}", locale, version.capitalize()),
-                  setup=_known(f"render.sensei.setup.{setup}", locale, setup),
-                  board=_known(f"render.sensei.board.{board}", locale, board)))
-    if view.get("draw_offer") in (0, 1):
-        bits.append(t("render.sensei.draw_offered", locale,
-                      name=_name(names, view["draw_offer"], locale)))
-    return "   ".join(bits)
+    lines.append(t("render.sensei.options", locale,
+                   version=_known(f"render.sensei.version.{version}", locale,
+                                  version.capitalize()),
+                   setup=_known(f"render.sensei.setup.{setup}", locale, setup),
+                   board=_known(f"render.sensei.board.{board}", locale, board)))
+    return lines
 
 
 def _draw_bars(img: Image.Image, view: dict[str, Any], names: Sequence[str], locale: str) -> None:
-    draw = ImageDraw.Draw(img)
-    room = WIDTH - CELL - 14
-
-    def fit(key: str, name: str) -> str:
-        # The name is what gets shortened, wherever the language puts it in the sentence.
-        width = draw.textlength(t(key, locale, name=""), font=font(26, True))
-        return t(key, locale, name=ellipsize(name, room - width, 26, True))
-
-    colour, headline, sub, seat = _status(view, names, locale, fit)
-    draw.rectangle([0, 0, WIDTH, TOP - 1], fill=colour)
-    draw.rectangle([0, TOP - 4, WIDTH, TOP - 1], fill=_blend(colour, (0, 0, 0), 0.45))
-    text_left = 14
+    words = _Words(names, locale)
+    text_left = CELL + 10
+    colour, headline, lines, seat = _status(view, words, WIDTH - text_left - 12)
+    Decor(img).rectangle([0, 0, WIDTH, TOP - 1], fill=colour)
+    Decor(img).rectangle([0, TOP - 4, WIDTH, TOP - 1], fill=_blend(colour, (0, 0, 0), 0.45))
     if seat is not None:
         token = _stone(seat, True)
-        img.paste(token, (4, (TOP - CELL) // 2 - 2), token)
-        text_left = CELL + 2
+        # A light tile parts the token from the bar of its own colour.
+        Decor(img).rounded_rectangle((6, TOP // 2 - 36, 78, TOP // 2 + 36), radius=14,
+                                     fill=(236, 238, 242))
+        img.paste(token, (4, TOP // 2 - CELL // 2), token)
+    else:
+        text_left = 14
     shadow = _blend(colour, (0, 0, 0), 0.55)
-    room = WIDTH - text_left - 12
-    _paste_text(img, (text_left, 7), headline, 26, True, (255, 255, 255), shadow)
-    _paste_text(img, (text_left, 39), ellipsize(sub, room, 16, False), 16, False,
-                (255, 255, 255))
-    footer = ellipsize(_footer(view, names, locale), WIDTH - 24, 16, False)
-    _paste_text(img, (12, HEIGHT - BOTTOM // 2 - 10), footer, 16, False, FRAME_DIM)
+    _paste_text(img, (text_left, 6), headline, HEADLINE, True, (255, 255, 255), shadow)
+    for i, line in enumerate(lines):
+        _paste_text(img, (text_left, 40 + 24 * i), line, SMALL, False, (255, 255, 255))
+    for i, line in enumerate(_footer(view, words, WIDTH - 24)):
+        _paste_text(img, (12, HEIGHT - BOTTOM + 8 + 26 * i), line, SMALL, False, FRAME_DIM)
 
 
 @lru_cache(maxsize=256)
 def _text(text: str, size: int, bold: bool, ink: tuple, shadow: tuple | None) -> Image.Image:
     """Rendered text on transparency; cached because most lines repeat from turn to turn."""
-    f = font(size, bold)
-    left, top, right, bottom = f.getbbox(text)
-    img = Image.new("RGBA", (max(1, right + 2), max(1, bottom + 2)), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(img)
+    width = round(text_width(text, size, bold))
+    img = Image.new("RGBA", (max(1, width + 3), round(size * 1.3)), (0, 0, 0, 0))
     if shadow is not None:
-        draw.text((1, 1), text, font=f, fill=shadow)
-    draw.text((0, 0), text, font=f, fill=ink)
+        draw_text(Decor(img), (1, 1), text, size, bold, fill=shadow)
+    draw_text(ImageDraw.Draw(img), (0, 0), text, size, bold, fill=ink)
     return img
 
 
@@ -345,17 +369,19 @@ def _paste_text(img: Image.Image, at: tuple[int, int], text: str, size: int, bol
     img.paste(sprite, at, sprite)
 
 
-def _mark(draw: ImageDraw.ImageDraw, name: str, colour: tuple, inset: int) -> None:
+def _mark(draw: ImageDraw.ImageDraw, name: str, colour: tuple) -> None:
+    """A frame over the lines around a square: it stands out against the squares on both
+    sides and leaves the piece inside untouched."""
     box = _square_box(name)
     if box:
-        draw.rectangle([box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset],
-                       outline=colour, width=4)
+        draw.rectangle([box[0] - 3, box[1] - 3, box[2] + 3, box[3] + 3], outline=colour,
+                       width=6)
 
 
 def _draw_choice(draw: ImageDraw.ImageDraw, choice: dict[str, Any], board: dict[str, Any]) -> None:
     """A private step's piece (a square frame) and where it may go: a ring around a stone the
     character may jump onto, a dot on an empty square, neither covering a piece."""
-    _mark(draw, choice.get("from", ""), CHOICE, 1)
+    _mark(draw, choice.get("from", ""), CHOICE)
     for name in choice.get("to") or ():
         box = _square_box(name)
         if not box:
@@ -382,8 +408,8 @@ def _compose(view: dict[str, Any], names: Sequence[str], locale: str = "en") -> 
     last = (view.get("last_turn") or {}).get("actions") or []
     current = (view.get("current_turn") or {}).get("actions") or []
     for move in last:
-        _mark(draw, move.get("from", ""), MARK_FROM, 3)
-        _mark(draw, move.get("to", ""), MARK_TO, 3)
+        _mark(draw, move.get("from", ""), LAST_MOVE)
+        _mark(draw, move.get("to", ""), LAST_MOVE)
 
     arrows = [(m, False) for m in last] + [(m, True) for m in current]
     board = view.get("board") or {}
@@ -422,11 +448,11 @@ def _compose(view: dict[str, Any], names: Sequence[str], locale: str = "en") -> 
     if result.get("reason") == "barrier":
         details = result.get("details") or {}
         for name in details.get("barrier", []):
-            _mark(draw, name, BARRIER_RING, 1)
+            _mark(draw, name, BARRIER_RING)
         for name in details.get("touching", []):
             box = _square_box(name)
             if box:
-                draw.ellipse([box[0] + 4, box[1] + 4, box[2] - 4, box[3] - 4],
+                draw.ellipse([box[0] + 1, box[1] + 1, box[2] - 1, box[3] - 1],
                              outline=BARRIER_RING, width=4)
 
     _draw_bars(img, view, names, locale)

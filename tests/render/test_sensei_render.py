@@ -10,7 +10,7 @@ from PIL import Image
 
 from bot import i18n
 from bot.games.sensei import Sensei, parse_turn, play_turn
-from render.sensei import CELL, HEIGHT, ORIGIN, SEAT_FILL, WIDTH, render
+from render.sensei import BAR, CELL, HEIGHT, ORIGIN, SEAT_FILL, WIDTH, render
 
 PNG_LIMIT = 100_000
 
@@ -65,7 +65,7 @@ def test_a_moved_stone_appears_on_its_new_square():
 def test_status_bar_takes_the_colour_of_the_side_to_move():
     for first, seat in (("green", 0), ("red", 1)):
         img = picture(Sensei.new(2, {"first": first}, 1).public_view())
-        assert near(img.getpixel((WIDTH - 5, 5)), SEAT_FILL[seat], 6)
+        assert near(img.getpixel((WIDTH - 5, 5)), BAR[seat], 6)
 
 
 @pytest.mark.parametrize("seed", range(4))
