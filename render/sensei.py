@@ -378,9 +378,11 @@ def _mark(draw: ImageDraw.ImageDraw, name: str, colour: tuple) -> None:
                        width=6)
 
 
-def _draw_choice(draw: ImageDraw.ImageDraw, choice: dict[str, Any], board: dict[str, Any]) -> None:
-    """A private step's piece (a square frame) and where it may go: a ring around a stone the
-    character may jump onto, a dot on an empty square, neither covering a piece."""
+def _draw_choice(img: Image.Image, choice: dict[str, Any], board: dict[str, Any]) -> None:
+    """A private step's piece (a frame, like the last turn's but violet) and where it may go:
+    a ring around a stone the character may jump onto, a dot on an empty square; neither
+    covers a piece."""
+    draw = ImageDraw.Draw(img)
     _mark(draw, choice.get("from", ""), CHOICE)
     for name in choice.get("to") or ():
         box = _square_box(name)
@@ -390,7 +392,9 @@ def _draw_choice(draw: ImageDraw.ImageDraw, choice: dict[str, Any], board: dict[
             draw.ellipse([box[0] + 2, box[1] + 2, box[2] - 2, box[3] - 2], outline=CHOICE, width=4)
         else:
             cx, cy, r = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, CELL * 0.14
-            draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=CHOICE, outline=CHOICE_EDGE, width=2)
+            # The white halo only parts the dot from the square; the dot is the mark.
+            Decor(img).ellipse([cx - r - 2, cy - r - 2, cx + r + 2, cy + r + 2], fill=CHOICE_EDGE)
+            draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=CHOICE)
 
 
 def render(view: dict[str, Any], names: list[str], locale: str = "en") -> bytes:
@@ -442,8 +446,8 @@ def _compose(view: dict[str, Any], names: Sequence[str], locale: str = "en") -> 
 
     # Pieces go over the arrows: no stone or character is ever hidden by one.
     _paste_pieces(img, view)
+    _draw_choice(img, view.get("choice") or {}, board)
     draw = ImageDraw.Draw(img)
-    _draw_choice(draw, view.get("choice") or {}, board)
     result = view.get("result") or {}
     if result.get("reason") == "barrier":
         details = result.get("details") or {}

@@ -39,9 +39,20 @@ SEATS = {"narabi": (3, 4, 5), "sensei": (2,), "sarena": (2, 3, 4)}
 EXTRAS = {"narabi": {"fewest_switches": 6}, "sensei": {"draw_offer": 1}, "sarena": {}}
 
 
+def sensei_choices(game: Any) -> Iterator[dict[str, Any]]:
+    seat = game.to_move
+    stone = game.movable_stones(seat)[0]
+    yield {"from": stone, "to": game.stone_destinations(seat, stone)}
+    yield {"from": game.public_view()["characters"][seat], "to": game.character_targets(seat)}
+
+
+#: what a private step highlights mid-game: a piece and where it may go
+CHOICES: dict[str, Callable[[Any], Iterator[dict[str, Any]]]] = {"sensei": sensei_choices}
+
+
 def positions(key: str, counts: tuple[int, ...]) -> Iterator[dict[str, Any]]:
-    """Start, middle and end of a seeded random game per player count in ``counts``, and a
-    resignation."""
+    """Start, middle (with what a private step highlights) and end of a seeded random game per
+    player count in ``counts``, and a resignation."""
     for seats in counts:
         rnd = random.Random(seats)
         game = game_class(key).new(seats, {}, seats)
@@ -56,6 +67,8 @@ def positions(key: str, counts: tuple[int, ...]) -> Iterator[dict[str, Any]]:
                     game.public_view()
             if moves == 10:
                 yield dict(game.public_view(), **EXTRAS[key])
+                for choice in CHOICES.get(key, lambda _: iter(()))(game):
+                    yield dict(game.public_view(), choice=choice)
         yield game.public_view()
         yield dict(game.public_view(), **EXTRAS[key])
     game = game_class(key).new(SEATS[key][-1], {}, 99)
