@@ -3,6 +3,7 @@ breadth-first search (straight from the rules contract, nothing pruned) on deals
 enough for it, and every line it finds played through the real rules."""
 from __future__ import annotations
 
+import itertools
 import random
 
 from hypothesis import given, settings
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 from bot.games.narabi import Narabi
 from bot.games.narabi.conditions import allows
 from bot.games.narabi.ring import is_solved
-from bot.games.narabi.solver import _Table, fewest_switches, par
+from bot.games.narabi.solver import _Cover, _Table, fewest_switches, par
 from tests.games.test_narabi_rules import D, NEAR, ONE_AWAY, W, make, switch
 
 
@@ -217,6 +218,45 @@ def test_agrees_with_plain_breadth_first_search(seats, advanced, seed, swaps, tu
     else:
         assert found["status"] == "found" and found["best"] == expected
         assert_line_solves(game, found)
+
+
+def covered(table: _Table, ring: list[int], turns: list[int], m: int) -> bool:
+    """The covering bound by enumeration: is there a solved ring (any direction, rotation and
+    places of the blanks) whose differing places the ``m`` switches can touch, each seat s's
+    own turns ``turns[s]`` touching one of its places and every switch one more anywhere?"""
+    ranks = [table.rank[c] for c in ring]
+    numbers = table.numbers
+    for blanks in itertools.combinations(range(len(ring)), len(ring) - numbers):
+        places = [p for p in range(len(ring)) if p not in blanks]
+        for first in range(numbers):
+            for direction in (1, -1):
+                goal = [-1] * len(ring)
+                for i, p in enumerate(places):
+                    goal[p] = (first + direction * i) % numbers
+                differing = [0] * table.seats
+                for p, (have, want) in enumerate(zip(ranks, goal)):
+                    differing[table.seat_at[p]] += have != want and (have >= 0 or want >= 0)
+                if sum(max(0, e - t) for e, t in zip(differing, turns)) <= m:
+                    return True
+    return False
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(3, 4), st.integers(0, 2 ** 32), st.integers(0, 3), st.integers(2, 3),
+       st.integers(0, 4), st.data())
+def test_covering_bound_is_the_enumerated_one(seats, seed, swaps, m, turn, data) -> None:
+    game = near_solved(seats, False, seed, swaps, 24)
+    table = _Table(game.to_json())
+    ring = list(table.start)
+    turns = [0] * seats
+    for t in range(turn, turn + m):
+        turns[table.seat_to_move(t)] += 1
+    cover = _Cover(table)
+    ranks = [table.rank[c] for c in ring]
+    prepared = cover.prepare(ranks, turns, m)
+    p, q = data.draw(st.lists(st.integers(0, len(ring) - 1), min_size=2, max_size=2, unique=True))
+    ring[p], ring[q] = ring[q], ring[p]
+    assert cover.fits(prepared, ranks, p, q, turns, m) == covered(table, ring, turns, m)
 
 
 @settings(max_examples=12, deadline=None)

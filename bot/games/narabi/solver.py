@@ -252,7 +252,7 @@ class _Layout:
         every_u_e = (1 << (m + 1) * self.u_step) - 1
         orientations = [(s, d) for d in (1, -1) for s in range(numbers)]
 
-        def where(ok: Any) -> int:
+        def where(ok: Callable[[int, int], bool]) -> int:
             """The states of every (orientation, k) that ``ok`` accepts, any u and e."""
             return sum(every_u_e << (o * o_step + k * self.k_step)
                        for o in range(len(orientations)) for k in range(blanks + 1) if ok(o, k))
