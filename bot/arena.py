@@ -28,8 +28,8 @@ class Tally:
     draws: int = 0
     unfinished: int = 0
     think: dict[str, list[float]] = field(default_factory=dict)
-    # Narabi only: deals with a known par <= PAR_LIMIT, the team's wins among them, and deals
-    # the solver could not settle within its node budget.
+    # Narabi only: deals with a par <= PAR_LIMIT, the team's wins among them, and deals with no
+    # par (proved unsolvable within the turn limit, or past the solver's node budget).
     solvable: int = 0
     solvable_wins: int = 0
     par_unknown: int = 0
@@ -133,8 +133,8 @@ def report(game_key: str, a: str, b: str, tally: Tally) -> str:
         low, high = wilson(rate, tally.solvable)
         lines.append(f"  par-solvable deals (par <= {PAR_LIMIT} switches): {tally.solvable}, "
                      f"won {tally.solvable_wins} = {rate:.1%} (95 % CI {low:.1%}–{high:.1%}); "
-                     f"{tally.par_unknown} unsolved/unknown (no solution found within "
-                     f"the solver's node budget)")
+                     f"{tally.par_unknown} with no par (unsolvable within the turn limit, "
+                     f"or not computed)")
     for level, times in sorted(tally.think.items()):
         lines.append(f"  think {level}: p50 {percentile(times, 50) * 1000:.1f} ms, "
                      f"p95 {percentile(times, 95) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms "

@@ -281,13 +281,11 @@ async def _open_loop(h, opened, *, rate: float, count: int, rng: random.Random,
     return [h.fake.acked_at[token] - t0 for token, t0 in started if token in h.fake.acked_at]
 
 
-async def bench_ai_load(tables: int, ai_tables: int, rate: float = 100.0) -> dict[str, Any]:
-    """Human clicks at ``rate`` per second across ``tables`` Narabi tables, first alone, then
-    while ``ai_tables`` Sensei tables of two hard AIs play without pause (their searches in
-    the worker pool, their boards published like any other)."""
-    from .store import SeatRow
-    from .testing.fake_discord import snowflake
-
+async def _clicks_beside(tables: int, rate: float, start_load, stop_load) -> dict[str, Any]:
+    """Human clicks at ``rate`` per second across ``tables`` Narabi tables: alone, then while a
+    load runs (``start_load(h)`` returns once it is under way; ``stop_load(h)`` ends it), then
+    alone again. The two alone phases bracket the loaded one, so drift over the run (a growing
+    database, the collector) does not pass for the load's cost."""
     with tempfile.TemporaryDirectory() as tmp:
         h = await _bot(Path(tmp) / "bench.sqlite3")
         try:
@@ -295,35 +293,116 @@ async def bench_ai_load(tables: int, ai_tables: int, rate: float = 100.0) -> dic
             await _open_loop(h, opened, rate=rate, count=tables, rng=random.Random(5))  # warm up
             clicks = max(600, tables * 3)  # a p99 needs a few hundred samples to mean anything
             alone = await _open_loop(h, opened, rate=rate, count=clicks, rng=random.Random(7))
-            h.bot.autoplayer.pause = 0.0
-            for _ in range(ai_tables):
-                seats = [SeatRow(0, -1, "AI · Hard", ai="hard"), SeatRow(1, -2, "AI · Hard", ai="hard")]
-                live = await h.bot.tables.open_lobby(
-                    "sensei", guild_id=1, channel_id=snowflake(), host_id=-1, host_name="AI",
-                    options=None, locale="en-US", seats=seats)
-                await h.bot.tables.start(live.id, -1, use_thread=False)
-            # Until every worker is searching and the AI tables are under way.
-            for _ in range(500):
-                if h.bot.pool.busy >= h.bot.settings.ai_workers and h.bot.autoplayer.moves >= 1:
-                    break
-                await asyncio.sleep(0.02)
-            moves_before = h.bot.autoplayer.moves
-            started = time.perf_counter()
-            loaded = await _open_loop(h, opened, rate=rate, count=clicks,
-                                      rng=random.Random(7), settle=False)
-            elapsed = time.perf_counter() - started
-            ai_moves = h.bot.autoplayer.moves - moves_before
-            thinking = h.bot.autoplayer.active
-            await h.bot.autoplayer.stop()
-            # Alone again, after: the two alone phases bracket the loaded one, so drift over
-            # the run (a growing database, the collector) does not pass for the AIs' cost.
+            await start_load(h)
+            loaded = await _open_loop(h, opened, rate=rate, count=clicks, rng=random.Random(7),
+                                      settle=False)
+            await stop_load(h)
             alone += await _open_loop(h, opened, rate=rate, count=clicks, rng=random.Random(9))
         finally:
             await h.bot.close()
     ratio = _pct(loaded, 99) / _pct(alone, 99) if alone and loaded else float("nan")
-    return {"human_tables": tables, "ai_tables": ai_tables, "workers": h.bot.settings.ai_workers,
-            "alone": _ms(alone), "with_ai": _ms(loaded), "p99_ratio": round(ratio, 2),
-            "ai_moves_per_s": round(ai_moves / elapsed, 1), "ai_tables_active": thinking}
+    return {"human_tables": tables, "workers": h.bot.settings.ai_workers, "alone": _ms(alone),
+            "loaded": _ms(loaded), "p99_ratio": round(ratio, 2)}
+
+
+async def bench_ai_load(tables: int, ai_tables: int, rate: float = 100.0) -> dict[str, Any]:
+    """Clicks beside ``ai_tables`` Sensei tables of two hard AIs playing without pause (their
+    searches in the worker pool, their boards published like any other)."""
+    from .store import SeatRow
+    from .testing.fake_discord import snowflake
+
+    moves: dict[str, Any] = {}
+
+    async def start_ais(h) -> None:
+        h.bot.autoplayer.pause = 0.0
+        for _ in range(ai_tables):
+            seats = [SeatRow(0, -1, "AI · Hard", ai="hard"), SeatRow(1, -2, "AI · Hard", ai="hard")]
+            live = await h.bot.tables.open_lobby(
+                "sensei", guild_id=1, channel_id=snowflake(), host_id=-1, host_name="AI",
+                options=None, locale="en-US", seats=seats)
+            await h.bot.tables.start(live.id, -1, use_thread=False)
+        # Until every worker is searching and the AI tables are under way.
+        for _ in range(500):
+            if h.bot.pool.busy >= h.bot.settings.ai_workers and h.bot.autoplayer.moves >= 1:
+                break
+            await asyncio.sleep(0.02)
+        moves.update(before=h.bot.autoplayer.moves, started=time.perf_counter())
+
+    async def stop_ais(h) -> None:
+        moves.update(per_s=(h.bot.autoplayer.moves - moves["before"])
+                     / (time.perf_counter() - moves["started"]),
+                     thinking=h.bot.autoplayer.active)
+        await h.bot.autoplayer.stop()
+
+    figures = await _clicks_beside(tables, rate, start_ais, stop_ais)
+    return dict(figures, ai_tables=ai_tables, ai_moves_per_s=round(moves["per_s"], 1),
+                ai_tables_active=moves["thinking"])
+
+
+#: Par before the exact search (breadth-first layers under a 20,000-node budget) on the same
+#: 100 deals per size as ``bench_par``: the median of three runs on the 2-core development
+#: machine.
+PAR_BEFORE = {3: "p50 180 ms, p95 785 ms, max 1.82 s, 4/100 unknown",
+              4: "p50 89 ms, p95 925 ms, max 1.39 s, 3/100 unknown",
+              5: "p50 930 ms, p95 1.70 s, max 2.34 s, 47/100 unknown"}
+#: Two of the hardest 5-player deals (basic mode) among seeds 0-999, for the load test.
+HARD_PAR_SEEDS = (19, 378)
+
+
+def _bench_deal(seats: int, index: int) -> dict[str, Any]:
+    """Deal ``index`` of the par bench: seeded, every other one in advanced mode."""
+    from .games.narabi import Narabi
+
+    return Narabi.new(seats, {"advanced": index % 2 == 1}, index).to_json()
+
+
+def bench_par(deals: int) -> dict[str, Any]:
+    """Time to compute the par of ``deals`` fixed deals per table size, in this process (the
+    bot runs it in a worker process, at a lower priority)."""
+    from .games.narabi.solver import par
+
+    out = {}
+    for seats in (3, 4, 5):
+        times, unknown = [], 0
+        for index in range(deals):
+            state = _bench_deal(seats, index)
+            started = time.perf_counter()
+            unknown += par(state)["status"] == "unknown"
+            times.append(time.perf_counter() - started)
+        out[seats] = {"deals": deals, "unknown": unknown, "p50_ms": round(_pct(times, 50) * 1000, 1),
+                      "p95_ms": round(_pct(times, 95) * 1000, 1), "max_ms": round(max(times) * 1000, 1)}
+    return out
+
+
+async def bench_par_load(tables: int, searches: int, rate: float = 100.0) -> dict[str, Any]:
+    """Clicks beside ``searches`` par computations of hard 5-player deals running back to back
+    in the worker pool (as when games end at many tables at once)."""
+    from .games.narabi import Narabi
+
+    states = [Narabi.new(5, {}, HARD_PAR_SEEDS[i % len(HARD_PAR_SEEDS)]).to_json()
+              for i in range(searches)]
+    running: list[asyncio.Task] = []
+    solved = [0]
+
+    async def keep_solving(h, state: dict[str, Any]) -> None:
+        while True:
+            await h.bot.pool.call("bot.games.narabi.solver:par", state)
+            solved[0] += 1
+
+    async def start_searches(h) -> None:
+        running.extend(asyncio.create_task(keep_solving(h, s)) for s in states)
+        for _ in range(500):
+            if h.bot.pool.busy >= min(searches, h.bot.settings.ai_workers):
+                break
+            await asyncio.sleep(0.02)
+
+    async def stop_searches(h) -> None:
+        for task in running:
+            task.cancel()  # the pool kills a worker whose call is cancelled
+        await asyncio.gather(*running, return_exceptions=True)
+
+    figures = await _clicks_beside(tables, rate, start_searches, stop_searches)
+    return dict(figures, searches=searches, pars_computed=solved[0])
 
 
 async def _bench_commit(h) -> dict[str, float]:
@@ -633,6 +712,21 @@ def _print_backends(backends: dict[str, Any]) -> None:
               f"≤ 1 s for 10,000 tables on either")
 
 
+def _print_par(times: dict[int, Any], load: dict[str, Any]) -> None:
+    deals = times[5]["deals"]
+    print(f"par (exact; {deals} seeded deals per table size, every other one in advanced mode, "
+          f"solved in this process; target 5 players p95 ≤ 2.5 s, no unknown)")
+    for seats, t in times.items():
+        print(f"  {seats} players  p50 {t['p50_ms']:.0f} ms  p95 {t['p95_ms']:.0f} ms  "
+              f"max {t['max_ms']:.0f} ms  {t['unknown']}/{t['deals']} unknown  "
+              f"(before, deals 0-99: {PAR_BEFORE[seats]})")
+    print(f"  beside it: {load['searches']} par searches of hard 5-player deals back to back on "
+          f"{load['workers']} worker process(es) ({load['pars_computed']} computed): human clicks "
+          f"at 100/s on {load['human_tables']} tables p99 {load['alone']['p99_ms']:.2f} ms alone "
+          f"→ {load['loaded']['p99_ms']:.2f} ms beside them = ×{load['p99_ratio']} "
+          f"(target ≤ ×1.5; before the worker pool: ×7)")
+
+
 def main(*, json_output: bool = False, quick: bool = False, db: str = "both") -> int:
     import logging
 
@@ -644,6 +738,8 @@ def main(*, json_output: bool = False, quick: bool = False, db: str = "both") ->
         "finished_game_bytes": bench_finished_size(10 if quick else 50),
         "restore": asyncio.run(bench_restore(1_000 if quick else 10_000)),
         "ai_load": asyncio.run(bench_ai_load(40 if quick else 200, 10)),
+        "par": bench_par(20 if quick else 100),
+        "par_load": asyncio.run(bench_par_load(40 if quick else 200, 2)),
         "replay": bench_replay(60),
         "games": bench_games(quick),
         "backends": bench_backends(["sqlite", "postgres"] if db == "both" else [db], quick),
@@ -686,7 +782,8 @@ def main(*, json_output: bool = False, quick: bool = False, db: str = "both") ->
     print(f"AI load: {a['ai_tables']} tables of two hard AIs playing on {a['workers']} worker "
           f"process(es) ({a['ai_moves_per_s']} AI moves/s): human clicks at 100/s on "
           f"{a['human_tables']} tables p99 {a['alone']['p99_ms']:.2f} ms alone → "
-          f"{a['with_ai']['p99_ms']:.2f} ms beside them = ×{a['p99_ratio']} (target ≤ ×1.5)")
+          f"{a['loaded']['p99_ms']:.2f} ms beside them = ×{a['p99_ratio']} (target ≤ ×1.5)")
+    _print_par(figures["par"], figures["par_load"])
     rp = figures["replay"]
     print(f"replay download: a {rp['turns']}-turn Sensei game, {rp['frames']} frames, "
           f"{rp['bytes'] / 1e6:.2f} MB built in {rp['seconds']:.2f} s (target ≤ 4 MB, ≤ 3 s)")

@@ -12,7 +12,6 @@ from bot.games.narabi import Narabi
 from bot.games.narabi.conditions import allows
 from bot.games.narabi.deck import DECK, parse_deck
 from bot.games.narabi.ring import is_solved, left, right
-from bot.games.narabi.solver import _Table, fewest_switches
 
 W, D = "white", "dark"
 CONDITIONS = {c["id"]: c for c in DECK.conditions}
@@ -51,6 +50,13 @@ NEAR = [
     [(0, D, "free"), (1, W, "free"), (2, W, "free")],
     [(3, D, "free"), (None, W, "free"), (4, D, "free")],
     [(6, W, "free"), (5, W, "free"), (None, D, "free")],
+    [(7, D, "free"), (8, D, "free"), (None, W, "free")],
+]
+# A 4-player table one switch from solved: seat 1's 5 and seat 2's 4 are exchanged.
+ONE_AWAY = [
+    [(0, D, "free"), (1, W, "free"), (2, W, "free")],
+    [(3, D, "free"), (None, W, "free"), (5, W, "free")],
+    [(4, D, "free"), (6, W, "free"), (None, D, "free")],
     [(7, D, "free"), (8, D, "free"), (None, W, "free")],
 ]
 
@@ -246,12 +252,7 @@ def test_rating_bands(turns, rating: str) -> None:
 
 
 def test_victory_when_a_switch_solves_the_ring() -> None:
-    solved_next = make([
-        [(0, D, "free"), (1, W, "free"), (2, W, "free")],
-        [(3, D, "free"), (None, W, "free"), (5, W, "free")],
-        [(4, D, "free"), (6, W, "free"), (None, D, "free")],
-        [(7, D, "free"), (8, D, "free"), (None, W, "free")],
-    ], active=1, turn=8)
+    solved_next = make(ONE_AWAY, active=1, turn=8)
     events = solved_next.apply(1, switch(5, 6))  # seat 1's 5 <-> seat 2's 4
     result = solved_next.result()
     assert result is not None and result.reason == "solved"
@@ -266,17 +267,11 @@ def test_victory_when_a_switch_solves_the_ring() -> None:
 
 
 def test_victory_on_the_24th_switch_and_defeat_after_it() -> None:
-    near_solved = [
-        [(0, D, "free"), (1, W, "free"), (2, W, "free")],
-        [(3, D, "free"), (None, W, "free"), (5, W, "free")],
-        [(4, D, "free"), (6, W, "free"), (None, D, "free")],
-        [(7, D, "free"), (8, D, "free"), (None, W, "free")],
-    ]
-    game = make(near_solved, active=1, turn=23)
+    game = make(ONE_AWAY, active=1, turn=23)
     game.apply(1, switch(5, 6))
     assert game.result().reason == "solved" and game.result().details["rating"] == "close_call"
 
-    game = make(near_solved, active=1, turn=23)
+    game = make(ONE_AWAY, active=1, turn=23)
     events = game.apply(1, switch(4, 8))  # a blank for a blank: still unsolved
     result = game.result()
     assert result.reason == "out_of_turns" and result.winners == ()
@@ -371,60 +366,3 @@ def test_json_round_trip_and_replay() -> None:
         data = json.loads(json.dumps(game.to_json()))
         assert Narabi.from_json(data).to_json() == game.to_json()
     assert Narabi.replay(5, {"advanced": True}, 11, log).to_json() == game.to_json()
-
-
-# ----------------------------------------------------------------------------- solver
-
-def test_solver_finds_one_and_two_switch_solutions() -> None:
-    one = make([
-        [(0, D, "free"), (1, W, "free"), (2, W, "free")],
-        [(3, D, "free"), (None, W, "free"), (5, W, "free")],
-        [(4, D, "free"), (6, W, "free"), (None, D, "free")],
-        [(7, D, "free"), (8, D, "free"), (None, W, "free")],
-    ], active=1)
-    assert fewest_switches(one) == 1
-    # Seat 0 must move first; it cannot fix seat 1/seat 2's pair, so it takes two switches.
-    two = make([
-        [(0, D, "free"), (1, W, "free"), (2, W, "free")],
-        [(3, D, "free"), (None, W, "free"), (5, W, "free")],
-        [(4, D, "free"), (6, W, "free"), (None, D, "free")],
-        [(7, D, "free"), (8, D, "free"), (None, W, "free")],
-    ], active=0)
-    assert fewest_switches(two) == 2
-    assert fewest_switches(two.to_json()) == 2
-
-
-def test_solver_respects_conditions_and_budget() -> None:
-    blocked = make([
-        [(0, D, "free"), (1, W, "free"), (2, W, "free")],
-        [(3, D, "free"), (None, W, "white"), (5, W, "white")],
-        [(4, D, "free"), (6, W, "free"), (None, D, "free")],
-        [(7, D, "free"), (8, D, "free"), (None, W, "free")],
-    ], active=1)
-    found = fewest_switches(blocked)
-    assert found is not None and found > 1
-    assert fewest_switches(Narabi.new(5, {}, 2), node_budget=3) is None
-
-
-def test_solver_knows_advanced_mode_forbids_the_undo() -> None:
-    game = make(NEAR, advanced=True)
-    table = _Table(game.to_json())
-    seat0_moves = table.moves(table.start, 0, None)
-    assert (2, 3) in seat0_moves
-    # After seat 0 exchanged positions 2 and 3, seat 1 may not exchange 3 and 2 back.
-    assert (3, 2) in table.moves(table.start, 1, None)
-    assert (3, 2) not in table.moves(table.start, 1, (3, 2))
-    for seed in (0, 1):
-        normal = fewest_switches(Narabi.new(3, {}, seed))
-        advanced = fewest_switches(Narabi.new(3, {"advanced": True}, seed))
-        assert normal is not None and advanced is not None and advanced >= normal
-
-
-def test_par_tells_a_proved_answer_from_a_search_that_gave_up():
-    from bot.games.narabi.solver import fewest_switches, par
-
-    game = Narabi.new(3, {"advanced": False}, 11)
-    found = par(game)
-    assert found["status"] == "found" and found["best"] > 0
-    assert fewest_switches(game) == found["best"]
-    assert par(game, node_budget=0) == {"best": None, "status": "unknown"}
