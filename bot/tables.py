@@ -443,11 +443,11 @@ class TableService:
         table_id = row.id
         if expected_version is not None and expected_version != row.version:
             raise TableError("stale")
-        game = live.game
-        assert game is not None
-        if len(actions) > 1:
-            # A later action may be refused after earlier ones changed the state: work on a copy.
-            game = live.cls.from_json(game.to_json())
+        assert live.game is not None
+        # Always on a copy, swapped in once committed: a refused action leaves the live game
+        # untouched, and a board drawn while the commit is under way never shows a game that
+        # is ahead of its row (a finished game on a table still "playing").
+        game = live.cls.from_json(live.game.to_json())
         before = {s: game.private_view(s) for s in range(len(row.seats))}
         mover_before = game.to_move
         applied: list[dict[str, Any]] = []
@@ -483,7 +483,7 @@ class TableService:
                 outbox=outbox, ai_seat=ai_seat, clock=clock,
                 timed_out_seat=seat if timed_out else None, cooperative=live.cls.cooperative)
         except BaseException as exc:
-            # The in-memory game already moved on; drop it so the stored truth is reloaded.
+            # Whether the store took it is unknown (a lost connection): reload the truth.
             self._cache.pop(table_id, None)
             if isinstance(exc, StaleWrite):
                 raise TableError("stale") from None

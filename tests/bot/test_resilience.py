@@ -414,6 +414,31 @@ async def _played_unpublished(h, players):
     return table
 
 
+async def test_a_game_under_commit_is_never_seen_ahead_of_its_table(harness, players, monkeypatch):
+    h = harness
+    table = await start_table(h, "narabi", players[:3])
+    live = await h.bot.tables.get(table.id)
+    before = live.game.to_json()
+    release = asyncio.Event()
+    record = h.bot.store.record_actions
+
+    async def slow_record(*args, **kwargs):
+        await release.wait()  # Discord, the disk or the network is slow
+        return await record(*args, **kwargs)
+
+    monkeypatch.setattr(h.bot.store, "record_actions", slow_record)
+    seat = live.game.to_move
+    action = live.game.legal_actions(seat)[0]
+    click = asyncio.create_task(h.bot.tables.act(table.id, table.players[seat].id, action))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    # What a board drawn now would read: the table as stored, not the move being saved.
+    assert live.game.to_json() == before and live.row.version == 0
+    release.set()
+    await click
+    assert live.game.to_json() != before and live.row.version == 1
+
+
 async def test_background_repairs_wait_for_the_clicks_under_way(harness, players):
     h = harness
     table = await _played_unpublished(h, players)
