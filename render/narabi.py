@@ -42,6 +42,10 @@ ACTIVE_INK = (30, 26, 10)
 SWITCH = (64, 200, 255)
 WIN = (102, 214, 120)
 LOSS = (255, 110, 100)
+#: a private step's chosen card (a frame inside the mover's glow: dark on its yellow) and the
+#: cards it may take (a frame on the table: light on its dark)
+CHOSEN = (120, 16, 100)
+TARGET = (255, 120, 215)
 
 # Text sizes (px): at the phone's scale of this picture (0.5) capitals stay 8 px or taller.
 SMALL, NAME, WORD, COUNTER = 23, 24, 30, 56
@@ -254,6 +258,21 @@ def _band(img: Image.Image, view: dict[str, Any], locale: str) -> None:
                                outline=fill if i < used else MUTED, width=3)
 
 
+def _draw_choice(draw: ImageDraw.ImageDraw, choice: dict[str, Any],
+                 where: dict[int, tuple[int, int]]) -> None:
+    """A private step's card and the cards it may be switched with, each framed around the
+    card, never over it."""
+    frames = [(choice.get("card"), CHOSEN, 2)] + [(card, TARGET, 7)
+                                                   for card in choice.get("targets") or ()]
+    for card, colour, gap in frames:
+        if card in where:
+            x, y = where[card]
+            out = gap + 4
+            draw.rounded_rectangle((x - CARD_W / 2 - out, y - CARD_H / 2 - out,
+                                    x + CARD_W / 2 + out, y + CARD_H / 2 + out),
+                                   RADIUS + out, outline=colour, width=4)
+
+
 def render(view: dict[str, Any], names: list[str], locale: str = "en") -> bytes:
     """PNG of the public ``view`` with the players' display names, words in ``locale``."""
     img = _compose(view, names, locale)
@@ -299,6 +318,7 @@ def _compose(view: dict[str, Any], names: list[str], locale: str = "en") -> Imag
             face = _card(card.get("number"), card.get("colour", "white"), label)
             img.paste(face, (x - face.width // 2, y - CARD_H // 2), face)
 
+    _draw_choice(draw, view.get("choice") or {}, where)
     for seat in range(seats):
         name = names[seat] if seat < len(names) else None
         pill = _pill(name, seat, seat == to_move, locale)
@@ -332,6 +352,9 @@ def _palette() -> Image.Image:
     for i, colour in enumerate((TEXT, MUTED, WIN, LOSS, SWITCH)):
         draw.text((40, 640 + 50 * i), "SOLVED 12 / 24", font=font(WORD, True), fill=colour)
     draw.line([(100, 940), (700, 980)], fill=SWITCH, width=6)
+    for i, colour in enumerate((CHOSEN, TARGET)):
+        draw.rounded_rectangle((500 + 90 * i, 500, 580 + 90 * i, 620), RADIUS, outline=colour,
+                               width=4)
     return sample.quantize(256, method=Image.Quantize.FASTOCTREE)
 
 

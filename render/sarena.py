@@ -55,6 +55,8 @@ CHIP_RIM = (24, 20, 16)  # every chip's outline on the board: dark against anyth
 PANEL_RIM = (214, 216, 222)  # a chip's outline in the panel, light against the dark frame
 BADGE = (30, 34, 42)
 HIGHLIGHT = (20, 95, 220)
+#: a private step's pile and where it may go: dark magenta rings, apart from the last move's blue
+CHOICE = (150, 20, 110)
 TURN_MARK = (255, 196, 64)
 TURN_FILL = (58, 64, 76)
 WIN_MARK = (255, 196, 64)
@@ -267,6 +269,7 @@ def _draw_board(img: Image.Image, view: dict[str, Any], locale: str) -> None:
         dx, dy = (cx > sx) - (cx < sx), (cy > sy) - (cy < sy)
         if abs(dx) + abs(dy) == 1:
             _paste_centred(img, _move_arrow(dx, dy), (sx + cx) / 2, (sy + cy) / 2)
+    _draw_choice(img, view.get("choice") or {})
     # Height badges last, so neither the move arrow nor a neighbour covers a number.
     for circle in view.get("board", ()):
         h = circle.get("height") or 0
@@ -274,6 +277,19 @@ def _draw_board(img: Image.Image, view: dict[str, Any], locale: str) -> None:
             cx, cy = _centre(circle["x"], circle["y"])
             top_dy = -(min(h, 4) - 1) * CHIP_STEP / 2
             _paste_centred(img, _badge(h), cx + CHIP_R - 3, cy + top_dy - CHIP_R + 6)
+
+
+def _draw_choice(img: Image.Image, choice: dict[str, Any]) -> None:
+    """A private step's pile (a thick ring around its circle) and the circles it may go to
+    (thinner rings), outside the piles so no chip is covered."""
+    draw = ImageDraw.Draw(img)
+    rings = [(choice.get("from"), 6)] + [(name, 4) for name in choice.get("to") or ()]
+    for name, width in rings:
+        xy = _square_xy(name)
+        if xy:
+            cx, cy = _centre(*xy)
+            r = SLOT_R + 4 + width
+            draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=CHOICE, width=width)
 
 
 def _name(names: Sequence[str], seat: int, locale: str, width: float, size: int,
@@ -407,7 +423,8 @@ def _specimen_views() -> list[dict[str, Any]]:
     board = [{"x": i % SIZE, "y": i // SIZE, "height": i % 5, "top": colours[i // 5 % 4]}
              for i in range(SIZE * SIZE)]
     running = {"seats": 4, "move": 12, "to_move": 1, "resigned": [3], "board": board,
-               "last_move": {"from": "c3", "to": "c4", "flipped": True}}
+               "last_move": {"from": "c3", "to": "c4", "flipped": True},
+               "choice": {"from": "b2", "to": ["b3", "a2"]}}
     finished = {"seats": 4, "move": 30, "finished": True, "to_move": None, "board": board,
                 "last_move": {"from": "d2", "to": "e2", "flipped": False},
                 "result": {"winners": [0, 2], "reason": "score", "draw": False,

@@ -146,3 +146,10 @@ async def final_state(h: Harness, table_id: int) -> dict[str, Any]:
     live = await h.bot.tables.get(table_id)
     assert live is not None and live.game is not None
     return live.game.to_json()
+
+
+def attached(h: Harness, token: str) -> bytes:
+    """The picture a click's answer attached (the last one, when it attached several)."""
+    files = [r.files for r in h.fake.requests if token in r.path and r.files]
+    assert files, "the answer attached no picture"
+    return files[-1][0][1]

@@ -217,7 +217,8 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
             choices.append(Choice(str(card["id"]), label, style=style))
         await self.show_step(interaction, "\n".join(lines), view_of(*choice_items(
             choices, partial(self.cid, live.id, "pick", live.row.version),
-            placeholder=t("narabi.switch.pick_placeholder", locale))))
+            placeholder=t("narabi.switch.pick_placeholder", locale))),
+            await self.step_picture(live, game.public_view(), locale))
 
     async def _pick(self, interaction: discord.Interaction, route_: Route) -> None:
         """Step 2 of 2: the legal targets of the chosen card, one button each, a click on which
@@ -240,12 +241,15 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         choices = [Choice(str(target),
                           self._target_label(game, target, locale, owners, live, seat),
                           style=discord.ButtonStyle.success) for target in targets]
+        # The table as everyone sees it, the chosen card and the cards it may take framed.
+        picture = await self.step_picture(
+            live, dict(game.public_view(), choice={"card": card, "targets": targets}), locale)
         await self.show_step(interaction, header + "\n" + t("narabi.switch.target", locale),
                              view_of(*choice_items(
                                  choices, partial(self.cid, live.id, "confirm", live.row.version,
                                                   card),
                                  placeholder=t("narabi.switch.target_placeholder", locale),
-                                 extra=[back])))
+                                 extra=[back])), picture)
 
     async def _confirm(self, interaction: discord.Interaction, route_: Route) -> None:
         """The switch itself: a target's button (or its select, when the buttons do not fit)."""

@@ -11,7 +11,9 @@ import pytest
 from bot.i18n import catalogs
 from bot.testing.fake_discord import CHANNEL_ID, Member, components_of, find_component
 from bot.ui import routing
-from tests.helpers import board, ephemeral_reply, narabi_switch, open_lobby, start_table
+from render import narabi as render_narabi
+from tests.helpers import (attached, board, ephemeral_reply, narabi_switch, open_lobby,
+                           start_table)
 
 CONDITION_TEXTS = {k: v for k, v in catalogs()["en"].items() if k.startswith("narabi.condition.")}
 
@@ -345,3 +347,25 @@ async def test_a_long_name_is_cut_before_the_place(harness):
         label = target["label"]
         assert len(label) <= 80 and "…'s " in label and label.endswith("in the row")
         assert f"'s {stones[choice_of(target)]} · place " in label
+
+
+async def test_the_switch_steps_show_the_table_with_the_choice_framed(harness, players):
+    h = harness
+    table = await start_table(h, "narabi", players[:4])
+    live = await h.bot.tables.get(table.id)
+    seat = live.game.to_move
+    player, names = table.players[seat], live.names()
+    actions = live.game.legal_actions(seat)
+    card = actions[0]["card"]
+    targets = [a["target"] for a in actions if a["card"] == card]
+    token = await h.click(player, board(h, table), find_component(board(h, table), "switch")["custom_id"])
+    step = ephemeral_reply(h, token)
+    view = live.game.public_view()
+    assert attached(h, token) == render_narabi.render(view, names, "en")
+    pick = next(c for c in components_of(step) if c["custom_id"].endswith(f".{card}"))
+    token = await h.click(player, step, pick["custom_id"])
+    # Exactly the public table with this card and the cards it may take framed: no secret.
+    framed = render_narabi.render(dict(view, choice={"card": card, "targets": targets}),
+                                  names, "en")
+    assert attached(h, token) == framed != render_narabi.render(view, names, "en")
+    assert [a["filename"] for a in h.fake.messages[int(step["id"])]["attachments"]] == ["step.png"]

@@ -12,8 +12,9 @@ from bot.games.sarena.chips import COLOURS, DOWN, DOWN_SEEN, UP, UP_SEEN, pile_c
 from bot.i18n import t
 from bot.testing.fake_discord import CHANNEL_ID, Member, components_of, find_component
 from bot.ui import routing
+from render import sarena as render_sarena
 from cogs.sarena.cog import COLOUR_MARK
-from tests.helpers import (Table, final_state, board, custom_ids, deal_with, ephemeral_reply,
+from tests.helpers import (Table, attached, final_state, board, custom_ids, deal_with, ephemeral_reply,
                            open_lobby, random_move, sarena_path, start_table, tap_through)
 
 COLOUR_WORD = re.compile("|".join(COLOURS), re.IGNORECASE)
@@ -519,10 +520,34 @@ async def test_no_secret_in_anything_public(harness, players, monkeypatch, seats
     assert moves >= 9
     row = await h.bot.store.get_table(table.id)
     assert (await h.bot.tables.rebuild(table.id)).to_json() == await final_state(h, table.id)
-    assert len(seen_views) == moves  # the opening board and every board before the last move
+    # The opening board and every board before the last move; the private steps' pictures
+    # (a choice ringed) are checked as public too: they show nothing more than the board.
+    assert len([view for view, _ in seen_views if "choice" not in view]) == moves
+    assert any("choice" in view for view, _ in seen_views)
     for view, state in seen_views:
-        assert_view_is_public(view, state)
+        assert_view_is_public({k: v for k, v in view.items() if k != "choice"}, state)
     assert_no_colour_in_ids(h)
     # Once over, every colour is revealed on the board.
     summary = board(h, table)["embeds"][0]["description"]
     assert all(cog(h).colour(c, "en") in summary for c in colours)
+
+
+async def test_the_move_steps_show_the_board_with_the_choice_ringed(harness, players):
+    h = harness
+    table = await start_table(h, "sarena", players[:2])
+    live = await h.bot.tables.get(table.id)
+    player, names = table.players[live.game.to_move], live.names()
+    b = board(h, table)
+    move = [c for c in components_of(b) if c["custom_id"].split(":")[2] == "move"][0]
+    token = await h.click(player, b, move["custom_id"])
+    step = ephemeral_reply(h, token)
+    view = live.game.public_view()
+    piles = [c["custom_id"].rsplit(".", 1)[1] for c in components_of(step)
+             if c["custom_id"].split(":")[2] == "pile"]
+    assert attached(h, token) == render_sarena.render(dict(view, choice={"to": piles}), names, "en")
+    pile = piles[0]
+    token = await h.click(player, step, next(c["custom_id"] for c in components_of(step)
+                                             if c["custom_id"].endswith("." + pile)))
+    reach = [a["to"] for a in live.game.legal_actions(live.game.to_move) if a["from"] == pile]
+    assert attached(h, token) == render_sarena.render(
+        dict(view, choice={"from": pile, "to": reach}), names, "en")

@@ -16,7 +16,8 @@ from bot.games.sensei import Sensei, legal_turns
 from render import sensei as render_sensei
 from bot.testing.fake_discord import BOT_ID, CHANNEL_ID, Member, components_of, find_component
 from tests.conftest import start_bot
-from tests.helpers import Table, final_state, board, custom_ids, ephemeral_reply, start_table
+from tests.helpers import (Table, attached, final_state, board, custom_ids, ephemeral_reply,
+                           start_table)
 
 OUT = Path(__file__).resolve().parents[2] / "out"
 
@@ -279,9 +280,7 @@ async def test_a_planned_move_undone_leaves_nothing_and_a_single_move_can_be_sen
 
 
 def step_png(h, token: str) -> Image.Image:
-    """The picture a click's answer attached (the last one, when several)."""
-    files = [r.files for r in h.fake.requests if token in r.path and r.files]
-    return Image.open(io.BytesIO(files[-1][0][1])).convert("RGB")
+    return Image.open(io.BytesIO(attached(h, token))).convert("RGB")
 
 
 async def test_every_planning_step_shows_the_position_with_the_choice_marked(harness, players):

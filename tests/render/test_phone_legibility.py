@@ -46,8 +46,22 @@ def sensei_choices(game: Any) -> Iterator[dict[str, Any]]:
     yield {"from": game.public_view()["characters"][seat], "to": game.character_targets(seat)}
 
 
+def narabi_choices(game: Any) -> Iterator[dict[str, Any]]:
+    actions = game.legal_actions(game.to_move)
+    card = actions[0]["card"]
+    yield {"card": card, "targets": [a["target"] for a in actions if a["card"] == card]}
+
+
+def sarena_choices(game: Any) -> Iterator[dict[str, Any]]:
+    actions = game.legal_actions(game.to_move)
+    yield {"to": sorted({a["from"] for a in actions})}
+    pile = actions[0]["from"]
+    yield {"from": pile, "to": [a["to"] for a in actions if a["from"] == pile]}
+
+
 #: what a private step highlights mid-game: a piece and where it may go
-CHOICES: dict[str, Callable[[Any], Iterator[dict[str, Any]]]] = {"sensei": sensei_choices}
+CHOICES: dict[str, Callable[[Any], Iterator[dict[str, Any]]]] = {
+    "sensei": sensei_choices, "narabi": narabi_choices, "sarena": sarena_choices}
 
 
 def positions(key: str, counts: tuple[int, ...]) -> Iterator[dict[str, Any]]:
