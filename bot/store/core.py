@@ -641,12 +641,11 @@ class Store:
             if timed_out_seat is not None:
                 await tx.execute("UPDATE seats SET timed_out=1 WHERE table_id=? AND seat=?",
                            (table.id, timed_out_seat))
-            if clock is not None:
-                # A new turn: its deadline, reminders to come, and no votes about the last one.
-                if result is not None:
-                    await tx.execute("UPDATE game_tables SET deadline=?, deadline_seat=?, "
-                                     "reminded=0 WHERE id=?", (*clock, table.id))
-                await tx.execute("DELETE FROM seat_votes WHERE table_id=?", (table.id,))
+            # Votes about an absent player count only at the version they were cast for, so a
+            # new turn need not delete them (a statement less per click); the end does.
+            if result is not None and clock is not None:
+                await tx.execute("UPDATE game_tables SET deadline=?, deadline_seat=?, "
+                                 "reminded=0 WHERE id=?", (*clock, table.id))
             elif result is not None:
                 await tx.execute("UPDATE game_tables SET deadline=NULL WHERE id=?", (table.id,))
             if result is not None:
@@ -655,6 +654,7 @@ class Store:
                 await self._rate(tx, table, result, cooperative, now)
                 await tx.execute("DELETE FROM actions WHERE table_id=?", (table.id,))
                 await tx.execute("DELETE FROM questions WHERE table_id=?", (table.id,))
+                await tx.execute("DELETE FROM seat_votes WHERE table_id=?", (table.id,))
             await self._queue_outbox(tx, table.id, outbox, now)
 
         await self.write(job)

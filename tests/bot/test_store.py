@@ -124,6 +124,24 @@ async def test_failed_action_record_leaves_nothing(database):
     await store.close()
 
 
+async def test_absence_votes_count_at_their_turn_only_and_go_with_the_game(database):
+    store = await Store.open(database)
+    table = await _table(store, seats=3)
+    await store.start_game(table.id, 1, {"x": 1}, None)
+    assert await store.vote_for_ai(table.id, 1, voter=7, version=0) == 1
+    table.version = 1
+    await store.record_actions(table, user_id=7, actions=[(0, {"type": "a"})], state={"x": 2},
+                               clock=(None, None))
+    # A vote of the turn before does not add to this turn's.
+    assert await store.vote_for_ai(table.id, 1, voter=9, version=1) == 1
+    table.version = 2
+    await store.record_actions(table, user_id=7, actions=[(0, {"type": "b"})], state={"x": 3},
+                               result={"winners": [], "reason": "r", "draw": True, "details": {}},
+                               outcomes=[], clock=(None, None))
+    assert await store._fetchall("SELECT * FROM seat_votes WHERE table_id=?", (table.id,)) == []
+    await store.close()
+
+
 async def test_a_schema_rule_refuses_one_job_and_keeps_the_others_of_its_batch(database):
     store = await Store.open(database)
     table = await _table(store)
