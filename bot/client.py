@@ -23,7 +23,6 @@ from .turnclock import TurnClock
 from .ui.reconcile import Reconciler
 from .ui.replies import ephemeral
 from .ui.router import Router
-from .ui.routing import Routed
 from .ui.translator import CatalogTranslator
 from .upkeep import Upkeep
 
@@ -123,7 +122,6 @@ class TabletopBot(commands.AutoShardedBot):
         clocks = await self.turnclock.load(restore())
         if clocks:
             log.info("%d turn clocks running", clocks)
-        self.add_dynamic_items(Routed)
         await self.tree.set_translator(CatalogTranslator())
         for name in extensions():
             await self.load_extension(name)
@@ -181,7 +179,7 @@ class TabletopBot(commands.AutoShardedBot):
                 self.clicks_settled.set()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        await self.router.on_unrouted(interaction)
+        await self.router.on_component(interaction)
 
     async def on_ready(self) -> None:
         assert self.user is not None

@@ -447,7 +447,7 @@ class TableService:
         # Always on a copy, swapped in once committed: a refused action leaves the live game
         # untouched, and a board drawn while the commit is under way never shows a game that
         # is ahead of its row (a finished game on a table still "playing").
-        game = live.cls.from_json(live.game.to_json())
+        game = live.game.copy()
         before = {s: game.private_view(s) for s in range(len(row.seats))}
         mover_before = game.to_move
         applied: list[dict[str, Any]] = []

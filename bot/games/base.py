@@ -131,6 +131,10 @@ class Game(ABC):
     def from_json(cls, data: Mapping[str, Any]) -> "Game":
         ...
 
+    def copy(self) -> "Game":
+        """An independent game in the same state (a game may do it faster than this)."""
+        return type(self).from_json(self.to_json())
+
     @classmethod
     def replay(cls, seats: int, options: Mapping[str, Any], seed: int,
                log: list[tuple[int, Mapping[str, Any]]]) -> "Game":

@@ -9,7 +9,6 @@ transaction, so a stop between the commit and Discord can delay them but never l
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from typing import Any, Callable, Iterable
 
 from .. import ratings
 from .errors import LobbyExists, StaleWrite, StoreFailure
-from .rows import (SeatRow, TableRow, TABLE_COLUMNS, dumps, pack_log, row_to_table,
+from .rows import (SeatRow, TableRow, TABLE_COLUMNS, dumps, loads, pack_log, row_to_table,
                    unpack_log)
 from .tx import Job, Tx
 
@@ -333,7 +332,7 @@ class Store:
 
     async def game_state(self, table_id: int) -> dict[str, Any] | None:
         rows = await self._fetchall("SELECT state FROM game_tables WHERE id=?", (table_id,))
-        return json.loads(rows[0][0]) if rows and rows[0][0] else None
+        return loads(rows[0][0]) if rows and rows[0][0] else None
 
     async def playing_in(self, game: str, channel_id: int, user_id: int) -> list[int]:
         """Running tables of ``game`` played in ``channel_id`` (thread or channel) by the user."""
@@ -631,7 +630,7 @@ class Store:
                 [(table.id, first + i, seat, user_id, dumps(action), now)
                  for i, (seat, action) in enumerate(actions)])
             if result is not None:
-                full_log = [(seat, json.loads(a)) for seat, a in await tx.fetch(
+                full_log = [(seat, loads(a)) for seat, a in await tx.fetch(
                     "SELECT seat, action FROM actions WHERE table_id=? ORDER BY n", (table.id,))]
                 await tx.execute("UPDATE game_tables SET packed_log=? WHERE id=?",
                                  (pack_log(full_log), table.id))
@@ -733,7 +732,7 @@ class Store:
             team = await self._fetchall("SELECT s.user_id, s.name FROM result_seats rs JOIN seats s "
                                         "ON s.table_id = rs.table_id AND s.seat = rs.seat "
                                         "WHERE rs.table_id=? ORDER BY rs.seat", (table_id,))
-            out.append({"result": json.loads(result), "par": par, "players": len(team),
+            out.append({"result": loads(result), "par": par, "players": len(team),
                         "team": tuple(sorted(uid for uid, _ in team)),
                         "names": {uid: name for uid, name in team}})
         return out
@@ -774,14 +773,14 @@ class Store:
             return unpack_log(packed[0][0])
         rows = await self._fetchall(
             "SELECT seat, action FROM actions WHERE table_id=? ORDER BY n", (table_id,))
-        return [(seat, json.loads(action)) for seat, action in rows]
+        return [(seat, loads(action)) for seat, action in rows]
 
     # -- the outbox -----------------------------------------------------------------------
 
     async def outbox(self, table_id: int) -> list[tuple[int, str, dict[str, Any]]]:
         rows = await self._fetchall(
             "SELECT id, kind, payload FROM outbox WHERE table_id=? ORDER BY id", (table_id,))
-        return [(i, kind, json.loads(payload)) for i, kind, payload in rows]
+        return [(i, kind, loads(payload)) for i, kind, payload in rows]
 
     async def outbox_done(self, item_id: int) -> None:
         await self._statement("DELETE FROM outbox WHERE id=?", (item_id,))
@@ -818,7 +817,7 @@ class Store:
             return None
         qid, table_id, turn, asker, asked, payload, answer = rows[0]
         return {"id": qid, "table_id": table_id, "turn": turn, "asker": asker, "asked": asked,
-                "payload": json.loads(payload), "answer": None if answer is None else bool(answer)}
+                "payload": loads(payload), "answer": None if answer is None else bool(answer)}
 
     async def questions_of(self, table_id: int) -> list[dict[str, Any]]:
         """Every question of a running table, oldest first, as the table saw them (public)."""
@@ -827,7 +826,7 @@ class Store:
             "WHERE table_id=? ORDER BY id", (table_id,))
         out = []
         for turn, asker, asked, payload, answer, created_at in rows:
-            question = json.loads(payload)
+            question = loads(payload)
             out.append({"turn": turn, "asker": asker, "asked": asked,
                         "card": question.get("card"), "other": question.get("other"),
                         "answer": None if answer is None else bool(answer), "at": created_at})
@@ -910,7 +909,7 @@ class Store:
         out = []
         for table_id, game_key, result, finished_at, channel_id, thread_id in rows:
             seats = await self._seats(table_id)
-            out.append({"table_id": table_id, "game": game_key, "result": json.loads(result),
+            out.append({"table_id": table_id, "game": game_key, "result": loads(result),
                         "finished_at": finished_at, "seats": seats,
                         "channel_id": thread_id or channel_id})
         return out, total

@@ -6,6 +6,8 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+import orjson
+
 
 @dataclass
 class SeatRow:
@@ -98,9 +100,9 @@ def row_to_table(row: Sequence[Any]) -> TableRow:
      closed_reason, updated_at, turn_limit, timeout_policy, deadline, deadline_seat,
      reminded) = row
     return TableRow(id=id_, game=game, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
-                    status=status, options=json.loads(options), locale=locale,
+                    status=status, options=loads(options), locale=locale,
                     thread_id=thread_id, lobby_message_id=lobby_id, board_message_id=board_id,
-                    seed=seed, version=version, state=json.loads(state) if state else None,
+                    seed=seed, version=version, state=loads(state) if state else None,
                     rematch_of=rematch_of, invited_id=invited_id, rev=rev, lobby_rev=lobby_rev,
                     board_version=board_version, closed_reason=closed_reason,
                     updated_at=updated_at, turn_limit=turn_limit, timeout_policy=timeout_policy,
@@ -108,7 +110,17 @@ def row_to_table(row: Sequence[Any]) -> TableRow:
 
 
 def dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"))
+    """Compact JSON. orjson writes it about ten times faster than the json module: a click saves
+    its state, its action and its messages, and a burst of 200 clicks spent more of the
+    writer's time encoding than in SQLite."""
+    try:
+        return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:  # an integer past 64 bits: the json module has no limit
+        return json.dumps(obj, separators=(",", ":"))
+
+
+def loads(text: str | bytes) -> Any:
+    return orjson.loads(text)
 
 
 def pack_log(log: list[tuple[int, dict[str, Any]]]) -> bytes:
@@ -118,4 +130,4 @@ def pack_log(log: list[tuple[int, dict[str, Any]]]) -> bytes:
 
 
 def unpack_log(blob: bytes) -> list[tuple[int, dict[str, Any]]]:
-    return [(seat, action) for seat, action in json.loads(zlib.decompress(blob))]
+    return [(seat, action) for seat, action in loads(zlib.decompress(blob))]

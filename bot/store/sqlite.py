@@ -102,6 +102,10 @@ def _connect_writer(path: Path, synchronous: str) -> sqlite3.Connection:
     return db
 
 
+#: a batch run without savepoints met a refused job: run it again with them
+_REFUSED = StoreError("refused in a batch without savepoints")
+
+
 class SqliteTx:
     """The statements a job may run, on the writer connection inside the batch's transaction."""
 
@@ -226,9 +230,22 @@ class SqliteBackend:
             self._executor, self._run_batch, jobs)
 
     def _run_batch(self, jobs: list[Job]) -> Outcomes:
-        """On the writer thread: all ``jobs`` in one transaction, each in its own savepoint so
-        that one refused job does not undo the others. Returns each job's value or refusal, or
-        (index, error) when the database itself failed."""
+        """On the writer thread: all ``jobs`` in one transaction. Returns each job's value or
+        refusal, or (index, error) when the database itself failed.
+
+        A job is rarely refused (a stale click), so a batch first runs without a savepoint per
+        job: each statement costs this thread the interpreter lock again, which it waits for
+        while the event loop is busy answering the rest of a burst. Only when a job is refused
+        is the batch undone and run again with savepoints, so that the refusal undoes that job
+        alone and the others stand."""
+        outcomes, index, error = self._run_jobs(jobs, savepoints=False)
+        if error is _REFUSED:
+            if len(jobs) == 1:
+                return outcomes, -1, None
+            return self._run_jobs(jobs, savepoints=True)
+        return outcomes, index, error
+
+    def _run_jobs(self, jobs: list[Job], *, savepoints: bool) -> Outcomes:
         db = self._writer_db
         tx = SqliteTx(db)
         outcomes: list[tuple[Any, BaseException | None]] = []
@@ -236,19 +253,24 @@ class SqliteBackend:
         try:
             db.execute("BEGIN IMMEDIATE")
             for index, job in enumerate(jobs):
-                db.execute("SAVEPOINT job")
+                if savepoints:
+                    db.execute("SAVEPOINT job")
                 try:
                     value = drive(job(tx))
                 except (sqlite3.IntegrityError, StoreError, KeyError, TypeError) as exc:
                     # The job's own refusal (a rule of the schema, a stale version) or its own
-                    # bug: undo that job alone, the others in the batch stand.
-                    db.execute("ROLLBACK TO job")
-                    db.execute("RELEASE job")
+                    # bug.
                     if isinstance(exc, sqlite3.IntegrityError):
                         exc = Conflict(str(exc))
+                    if not savepoints:
+                        db.execute("ROLLBACK")
+                        return [(None, exc)], -1, _REFUSED
+                    db.execute("ROLLBACK TO job")
+                    db.execute("RELEASE job")
                     outcomes.append((None, exc))
                     continue
-                db.execute("RELEASE job")
+                if savepoints:
+                    db.execute("RELEASE job")
                 outcomes.append((value, None))
             db.execute("COMMIT")
         except (sqlite3.Error, ValueError) as exc:

@@ -318,6 +318,10 @@ class Harness:
         bot._connection.application_id = APP_ID
         bot._connection.user = discord.ClientUser(state=bot._connection,
                                                   data=user_payload(BOT_ID, "Tabletop"))
+        # Discord sends every server the bot is in at connection (GUILD_CREATE): a click then
+        # finds its server in the cache instead of building a stand-in for it.
+        bot._connection._add_guild_from_data({"id": str(fake.guild_id), "name": "Server",
+                                              "owner_id": "1", "roles": [], "channels": []})
         harness = cls(bot, fake)
         await bot._async_setup_hook()
         await bot.setup_hook()

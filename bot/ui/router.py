@@ -77,18 +77,21 @@ class Router:
         cog = None if live is None else self._cogs.get(live.row.game)
         return False if cog is None else await cog.sync_surfaces(table_id)
 
-    async def on_unrouted(self, interaction: discord.Interaction) -> None:
-        """A component click the dynamic items will not take: garbage or forged custom_ids
-        (not on the message that was clicked) would otherwise time out silently."""
+    async def on_component(self, interaction: discord.Interaction) -> None:
+        """Every component click: a route on the clicked message goes to its game's cog;
+        garbage or forged custom_ids (not on the message that was clicked) are answered rather
+        than left to time out silently."""
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = (interaction.data or {}).get("custom_id", "")
         if not isinstance(custom_id, str):
             custom_id = ""
-        if Route.parse(custom_id) is not None and message_has_component(interaction, custom_id):
+        on_message = message_has_component(interaction, custom_id)
+        route = Route.parse(custom_id) if on_message else None
+        if route is not None:
+            await self.dispatch(interaction, route)
             return
-        if any(p.fullmatch(custom_id) for p in self.other_routes) \
-                and message_has_component(interaction, custom_id):
+        if on_message and any(p.fullmatch(custom_id) for p in self.other_routes):
             return  # a cog's own dynamic item (e.g. leaderboard pages) takes it
         log.info("unroutable component %r from user %s", custom_id[:100], interaction.user.id)
         await ephemeral(interaction, t("error.unknown_button", interaction.locale))

@@ -1,14 +1,15 @@
 """custom_id routing: ``<game>:<table id>:<verb>[:<arg>]`` for every component the bot sends.
 
-Components are wrapped in one DynamicItem class, so a click on any message, sent before or
-after a restart, is routed by its custom_id alone; nothing is kept in memory per message.
+The router reads a click's custom_id straight from the interaction (Router.on_component), so a
+click on any message, sent before or after a restart, is routed by its custom_id alone; nothing
+is kept in memory per message, and no view is rebuilt from the clicked message.
 """
 from __future__ import annotations
 
 import logging
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import discord
 from discord import ui
@@ -16,9 +17,6 @@ from discord import ui
 from ..registry import KEY_PATTERN, is_game
 from .limits import (BUTTON_LABEL, CUSTOM_ID, OPTION_DESCRIPTION, OPTION_LABEL, PLACEHOLDER,
                      SELECT_OPTIONS, clip)
-
-if TYPE_CHECKING:
-    from ..client import TabletopBot
 
 log = logging.getLogger(__name__)
 
@@ -65,45 +63,22 @@ def route(game: str, table: int, verb: str, *args: Any) -> str:
     return custom_id
 
 
-class Routed(ui.DynamicItem[ui.Item], template=ROUTE):
-    """Any button or select whose custom_id follows the route format."""
-
-    def __init__(self, item: ui.Item, route_: Route | None = None) -> None:
-        super().__init__(item)
-        self.route = route_ or Route.parse(item.custom_id)  # type: ignore[attr-defined]
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item,
-                             match: re.Match[str], /) -> "Routed":
-        return cls(item, Route.from_match(match))
-
-    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        # An unknown game matches the template but is no route: it is left, silently, to
-        # Router.on_unrouted, exactly like a custom_id that does not match at all.
-        return self.route is not None
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: TabletopBot = interaction.client  # type: ignore[assignment]
-        assert self.route is not None  # interaction_check
-        await bot.router.dispatch(interaction, self.route)
-
-
 def button(custom_id: str, label: str, *, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-           emoji: str | None = None, disabled: bool = False, row: int | None = None) -> Routed:
+           emoji: str | None = None, disabled: bool = False, row: int | None = None) -> ui.Button:
     # An emoji-only button has no label at all (Discord refuses an empty one).
-    return Routed(ui.Button(custom_id=custom_id, label=clip(label, BUTTON_LABEL) if label else None,
-                            style=style, emoji=emoji, disabled=disabled, row=row))
+    return ui.Button(custom_id=custom_id, label=clip(label, BUTTON_LABEL) if label else None,
+                     style=style, emoji=emoji, disabled=disabled, row=row)
 
 
 def select(custom_id: str, options: list[discord.SelectOption], *, placeholder: str,
-           row: int | None = None) -> Routed:
+           row: int | None = None) -> ui.Select:
     for option in options:
         option.label = clip(option.label, OPTION_LABEL)
         if option.description:
             option.description = clip(option.description, OPTION_DESCRIPTION)
-    return Routed(ui.Select(custom_id=custom_id, options=options[:SELECT_OPTIONS],
-                            placeholder=clip(placeholder, PLACEHOLDER),
-                            min_values=1, max_values=1, row=row))
+    return ui.Select(custom_id=custom_id, options=options[:SELECT_OPTIONS],
+                     placeholder=clip(placeholder, PLACEHOLDER), min_values=1, max_values=1,
+                     row=row)
 
 
 #: the buttons one message can hold (5 rows of 5)

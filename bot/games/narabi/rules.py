@@ -7,6 +7,7 @@ is already running.
 """
 from __future__ import annotations
 
+import copy as _copy
 import random
 from typing import Any, ClassVar, Iterator, Mapping
 
@@ -303,6 +304,14 @@ class Narabi(Game):
             "defeat_rating": self.defeat_rating,
             "result": self._result.to_json() if self._result else None,
         }
+
+    def copy(self) -> "Narabi":
+        # A switch changes the rows, the history and replaces last_switch and the result; the
+        # cards, the deal and the rating bands never change once dealt, so they are shared.
+        twin = _copy.copy(self)
+        twin.rows = [list(r) for r in self.rows]
+        twin.history = list(self.history)
+        return twin
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Narabi":
