@@ -177,6 +177,8 @@ class TabletopBot(commands.AutoShardedBot):
             self._in_flight -= 1
             if not self._in_flight:
                 self.clicks_settled.set()
+            if self.heap is not None:
+                self.heap.after_click()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         await self.router.on_component(interaction)

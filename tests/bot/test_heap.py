@@ -1,5 +1,6 @@
-"""The cycle collector kept off the clicks' path: long-lived objects frozen, cyclic garbage
-among them still freed at the next quiet round, rounds only when no click is under way."""
+"""The cycle collector run between clicks: automatic collection off while the bot runs, young
+generations collected at quiet moments, a full collection that frees what was frozen, a
+backstop for a bot that is never quiet, the process's collector given back at the end."""
 from __future__ import annotations
 
 import asyncio
@@ -25,10 +26,9 @@ def cycle() -> weakref.ref:
 
 @pytest.fixture(autouse=True)
 def restore_collector():
-    thresholds = gc.get_threshold()
     yield
     gc.unfreeze()
-    gc.set_threshold(*thresholds)
+    gc.enable()
 
 
 def test_a_round_freezes_the_survivors_out_of_later_collections():
@@ -47,23 +47,44 @@ def test_cyclic_garbage_frozen_by_one_round_is_freed_by_the_next():
     assert ref() is None
 
 
-def test_tune_raises_only_the_young_threshold():
-    before = gc.get_threshold()
-    heap.tune()
-    assert gc.get_threshold() == (heap.YOUNG_THRESHOLD, before[1], before[2])
-
-
-async def test_rounds_wait_for_a_quiet_moment():
+async def test_collections_wait_for_a_quiet_moment():
     quiet = asyncio.Event()
-    collector = heap.QuietCollector(quiet, interval=0.01)
+    collector = heap.QuietCollector(quiet, interval=3600, young_every=0.01)
     collector.start()
     try:
-        assert collector.rounds == 1  # the first round runs at start
+        assert not gc.isenabled() and collector.rounds == 1  # the first full round at start
+        ref = cycle()
         await asyncio.sleep(0.1)
-        assert collector.rounds == 1  # clicks under way all along: no pause among them
+        assert collector.young_rounds == 0 and ref() is not None  # clicks under way all along
         quiet.set()
         await asyncio.sleep(0.1)
-        assert collector.rounds > 1
+        assert collector.young_rounds > 0 and ref() is None
+    finally:
+        await collector.stop()
+    assert gc.isenabled()
+
+
+async def test_a_bot_never_quiet_still_collects(monkeypatch):
+    monkeypatch.setattr(heap, "BACKSTOP", 1000)
+    collector = heap.QuietCollector(asyncio.Event(), interval=3600)
+    collector.start()
+    try:
+        ref = cycle()
+        garbage = [[] for _ in range(2000)]  # allocations past the backstop
+        collector.after_click()
+        assert collector.backstops == 1 and ref() is None
+        del garbage
+    finally:
+        await collector.stop()
+
+
+async def test_the_full_round_does_not_wait_for_ever(monkeypatch):
+    monkeypatch.setattr(heap, "FULL_PATIENCE", 0.05)
+    collector = heap.QuietCollector(asyncio.Event(), interval=0.01, young_every=0.01)
+    collector.start()
+    try:
+        await asyncio.sleep(0.3)
+        assert collector.rounds > 1  # never quiet, yet the full rounds went on
     finally:
         await collector.stop()
 
@@ -71,10 +92,10 @@ async def test_rounds_wait_for_a_quiet_moment():
 async def test_the_bot_collects_only_between_clicks(tmp_path):
     h = await start_bot(tmp_path / "h.sqlite3", manage_heap=True)
     try:
-        assert h.bot.heap.rounds == 1 and gc.get_freeze_count() > 0
+        assert h.bot.heap.rounds == 1 and gc.get_freeze_count() > 0 and not gc.isenabled()
         with h.bot.in_flight():
             assert not h.bot.heap.quiet.is_set()
         assert h.bot.heap.quiet.is_set()
     finally:
         await h.bot.close()
-    assert h.bot.heap._task is None
+    assert h.bot.heap._task is None and gc.isenabled()
