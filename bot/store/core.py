@@ -619,9 +619,11 @@ class Store:
                     "WHERE id=? AND version=? AND status='playing'",
                     (dumps(state), table.version, now, *(clock or ()), table.id, first - 1))
             else:
+                # The end stops the clock in the same statement.
                 changed = await tx.execute(
                     "UPDATE game_tables SET state=NULL, version=?, status='finished', rev=rev+1, "
-                    "updated_at=? WHERE id=? AND version=? AND status='playing'",
+                    "updated_at=?, deadline=NULL, deadline_seat=NULL, reminded=0 "
+                    "WHERE id=? AND version=? AND status='playing'",
                     (table.version, now, table.id, first - 1))
             if changed != 1:
                 raise StaleWrite(f"table {table.id} moved on")
@@ -640,19 +642,14 @@ class Store:
             if timed_out_seat is not None:
                 await tx.execute("UPDATE seats SET timed_out=1 WHERE table_id=? AND seat=?",
                            (table.id, timed_out_seat))
-            # Votes about an absent player count only at the version they were cast for, so a
-            # new turn need not delete them (a statement less per click); the end does.
-            if result is not None and clock is not None:
-                await tx.execute("UPDATE game_tables SET deadline=?, deadline_seat=?, "
-                                 "reminded=0 WHERE id=?", (*clock, table.id))
-            elif result is not None:
-                await tx.execute("UPDATE game_tables SET deadline=NULL WHERE id=?", (table.id,))
             if result is not None:
                 await self._insert_result(tx, table, result, outcomes or [], now)
                 # In the same transaction as the end: a game is rated once, or never.
                 await self._rate(tx, table, result, cooperative, now)
                 await tx.execute("DELETE FROM actions WHERE table_id=?", (table.id,))
                 await tx.execute("DELETE FROM questions WHERE table_id=?", (table.id,))
+                # Votes about an absent player count only at the version they were cast for,
+                # so a turn need not delete them (a statement less per click); the end does.
                 await tx.execute("DELETE FROM seat_votes WHERE table_id=?", (table.id,))
             await self._queue_outbox(tx, table.id, outbox, now)
 

@@ -102,8 +102,12 @@ def _connect_writer(path: Path, synchronous: str) -> sqlite3.Connection:
     return db
 
 
-#: a batch run without savepoints met a refused job: run it again with them
-_REFUSED = StoreError("refused in a batch without savepoints")
+class _Refused(Exception):
+    """A job of a batch run without savepoints was refused; the batch was rolled back."""
+
+    def __init__(self, refusal: BaseException) -> None:
+        super().__init__(str(refusal))
+        self.refusal = refusal
 
 
 class SqliteTx:
@@ -238,12 +242,12 @@ class SqliteBackend:
         while the event loop is busy answering the rest of a burst. Only when a job is refused
         is the batch undone and run again with savepoints, so that the refusal undoes that job
         alone and the others stand."""
-        outcomes, index, error = self._run_jobs(jobs, savepoints=False)
-        if error is _REFUSED:
+        try:
+            return self._run_jobs(jobs, savepoints=False)
+        except _Refused as refused:
             if len(jobs) == 1:
-                return outcomes, -1, None
+                return [(None, refused.refusal)], -1, None
             return self._run_jobs(jobs, savepoints=True)
-        return outcomes, index, error
 
     def _run_jobs(self, jobs: list[Job], *, savepoints: bool) -> Outcomes:
         db = self._writer_db
@@ -264,7 +268,7 @@ class SqliteBackend:
                         exc = Conflict(str(exc))
                     if not savepoints:
                         db.execute("ROLLBACK")
-                        return [(None, exc)], -1, _REFUSED
+                        raise _Refused(exc) from None
                     db.execute("ROLLBACK TO job")
                     db.execute("RELEASE job")
                     outcomes.append((None, exc))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Mapping
 
 import discord
 from discord import app_commands
@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 BOARD_FILE = "board.png"
 #: the picture of a private step (a planned move, a choice being made)
 STEP_FILE = "step.png"
+#: seconds a step waits for its picture before deferring its click (Discord allows three)
+STEP_PICTURE_WAIT = 1.5
 MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 NO_MENTIONS = discord.AllowedMentions.none()
 LOBBY_VERBS = ("join", "leave", "start", "cancel")
@@ -315,18 +317,30 @@ class GameCog(commands.GroupCog):
         return mine[0]
 
     async def show_step(self, interaction: discord.Interaction, content: str,
-                        view: discord.ui.View | None, picture: bytes | None = None) -> None:
+                        view: discord.ui.View | None,
+                        picture: Awaitable[bytes] | None = None) -> None:
         """Step through a private flow: replace the ephemeral message clicked, or open one.
-        ``picture`` shows the position being decided; a step without one clears the last."""
+        ``picture`` (being drawn) shows the position being decided; a step without one clears
+        the last. A picture that queues behind many boards in the render workers must not cost
+        the click its answer: past STEP_PICTURE_WAIT the click is deferred, then the step
+        follows once the picture is drawn."""
         message = interaction.message
-        file = None if picture is None else discord.File(io.BytesIO(picture), filename=STEP_FILE)
-        if message is not None and message.flags.ephemeral:
+        in_place = message is not None and message.flags.ephemeral
+        file = None
+        if picture is not None:
+            drawing = asyncio.ensure_future(picture)
+            await asyncio.wait({drawing}, timeout=STEP_PICTURE_WAIT)
+            if not drawing.done() and not interaction.response.is_done():
+                await (interaction.response.defer() if in_place else
+                       interaction.response.defer(ephemeral=True, thinking=True))
+            file = discord.File(io.BytesIO(await drawing), filename=STEP_FILE)
+        if in_place:
             await update_message(interaction, content=clip(content, CONTENT), view=view,
                                  attachments=[file] if file else [])
         else:
             await ephemeral(interaction, content, view=view, file=file)
 
-    async def step_picture(self, live: LiveTable, view: dict[str, Any], locale: str) -> bytes:
+    async def picture(self, live: LiveTable, view: dict[str, Any], locale: str) -> bytes:
         """``view`` (a public view, perhaps with what a private step highlights) drawn like
         the board, off the event loop."""
         return await self.draw(self.renderer_name, self.render, view, live.names(), locale)
@@ -899,7 +913,7 @@ class GameCog(commands.GroupCog):
 
     async def board_png(self, live: LiveTable) -> bytes:
         # Render from a snapshot of the public view, off the event loop.
-        return await self.step_picture(live, self.game(live).public_view(), live.row.locale)
+        return await self.picture(live, self.game(live).public_view(), live.row.locale)
 
     async def refresh_board(self, live: LiveTable, *, repost: bool = False) -> None:
         """Make the board message show the stored version: edit it, or post a new one (and
@@ -978,9 +992,15 @@ class GameCog(commands.GroupCog):
         The caller acknowledges the click (the action is durable by then), then calls
         ``publish``.
         """
+        return await self.perform_all(interaction, table_id, [action], version, route_)
+
+    async def perform_all(self, interaction: discord.Interaction, table_id: int,
+                          actions: list[Mapping[str, Any]], version: int | None,
+                          route_: Route | None = None) -> Outcome | None:
+        """``perform`` for several actions of one seat, applied as one unit or not at all."""
         try:
-            return await self.tables.act(table_id, interaction.user.id, action,
-                                         expected_version=version, game_key=self.game_key)
+            return await self.tables.act_many(table_id, interaction.user.id, actions,
+                                              expected_version=version, game_key=self.game_key)
         except (TableError, IllegalAction) as exc:
             await self.refuse(interaction, exc, route_)
             return None
@@ -1082,8 +1102,7 @@ class GameCog(commands.GroupCog):
             line = self.describe(Outcome(live, seat, dict(action), events, None), locale) \
                 or t("replay.move", locale, player=self.name(live, seat))
         view = self.replay_view(game, live.game)  # type: ignore[arg-type]
-        png = await self.draw(self.renderer_name, self.render, view, live.names(),
-                              live.row.locale)
+        png = await self.picture(live, view, live.row.locale)
         text = t("replay.title", locale, game=t(f"{self.game_key}.name", locale), table=live.id,
                  step=step, total=total) + "\n" + line
         tid = live.id

@@ -218,7 +218,7 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         await self.show_step(interaction, "\n".join(lines), view_of(*choice_items(
             choices, partial(self.cid, live.id, "pick", live.row.version),
             placeholder=t("narabi.switch.pick_placeholder", locale))),
-            await self.step_picture(live, game.public_view(), locale))
+            self.picture(live, game.public_view(), locale))
 
     async def _pick(self, interaction: discord.Interaction, route_: Route) -> None:
         """Step 2 of 2: the legal targets of the chosen card, one button each, a click on which
@@ -241,15 +241,13 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         choices = [Choice(str(target),
                           self._target_label(game, target, locale, owners, live, seat),
                           style=discord.ButtonStyle.success) for target in targets]
+        view = view_of(*choice_items(
+            choices, partial(self.cid, live.id, "confirm", live.row.version, card),
+            placeholder=t("narabi.switch.target_placeholder", locale), extra=[back]))
         # The table as everyone sees it, the chosen card and the cards it may take framed.
-        picture = await self.step_picture(
-            live, dict(game.public_view(), choice={"card": card, "targets": targets}), locale)
-        await self.show_step(interaction, header + "\n" + t("narabi.switch.target", locale),
-                             view_of(*choice_items(
-                                 choices, partial(self.cid, live.id, "confirm", live.row.version,
-                                                  card),
-                                 placeholder=t("narabi.switch.target_placeholder", locale),
-                                 extra=[back])), picture)
+        await self.show_step(interaction, header + "\n" + t("narabi.switch.target", locale), view,
+                             self.picture(live, dict(game.public_view(), choice={
+                                 "card": card, "targets": targets}), locale))
 
     async def _confirm(self, interaction: discord.Interaction, route_: Route) -> None:
         """The switch itself: a target's button (or its select, when the buttons do not fit)."""

@@ -201,13 +201,12 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
             choices.append(Choice(square, t("sarena.pile.button", locale, square=square,
                                             height=circle["height"]),
                                   emoji=COLOUR_MARK.get(circle["top"])))
+        items = view_of(*choice_items(
+            choices, partial(self.cid, live.id, "pile", live.row.version),
+            placeholder=t("sarena.move.placeholder", locale)))
         # The piles of this step ringed on the picture, the ones a button can pick.
-        picture = await self.step_picture(
-            live, dict(view, choice={"to": groups[part]}), locale)
-        await self.show_step(interaction, t("sarena.move.pick", locale, move=view["move"]),
-                             view_of(*choice_items(
-                                 choices, partial(self.cid, live.id, "pile", live.row.version),
-                                 placeholder=t("sarena.move.placeholder", locale))), picture)
+        await self.show_step(interaction, t("sarena.move.pick", locale, move=view["move"]), items,
+                             self.picture(live, dict(view, choice={"to": groups[part]}), locale))
 
     async def _pile(self, interaction: discord.Interaction, route_: Route) -> None:
         live, game, _ = await self.playing(interaction, route_, my_turn=True)
@@ -236,9 +235,8 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
         back = button(self._move_cid(live, groups, part), t("button.back", locale))
         text = t("sarena.move.where", locale, square=square, height=circle["height"],
                  top=self.colour(circle["top"], locale))
-        picture = await self.step_picture(
-            live, dict(view, choice={"from": square, "to": self._targets(view, square)}), locale)
-        await self.show_step(interaction, text, view_of(*buttons, back), picture)
+        await self.show_step(interaction, text, view_of(*buttons, back), self.picture(
+            live, dict(view, choice={"from": square, "to": self._targets(view, square)}), locale))
 
     async def _go(self, interaction: discord.Interaction, route_: Route) -> None:
         args = route_.args()

@@ -308,7 +308,7 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         locale = str(interaction.locale)
         text, view = self._plan_step(live, game, seat, plan, trial, locale)
         await self.show_step(interaction, text, view,
-                             await self.step_picture(live, trial.public_view(), locale))
+                             self.picture(live, trial.public_view(), locale))
 
     async def _from(self, interaction: discord.Interaction, route_: Route) -> None:
         """A piece picked: one button per square it may reach, each adding that move to the
@@ -336,9 +336,8 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         back = button(self.cid(tid, "plan", version, encode_plan(plan)), t("button.back", locale),
                       row=LAST_ROW)
         # The picture rings the piece and marks every square it may reach.
-        picture = await self.step_picture(
-            live, dict(trial.public_view(), choice={"from": frm, "to": targets}), locale)
-        await self.show_step(interaction, text, view_of(*moves, back), picture)
+        await self.show_step(interaction, text, view_of(*moves, back), self.picture(
+            live, dict(trial.public_view(), choice={"from": frm, "to": targets}), locale))
 
     async def _send(self, interaction: discord.Interaction, route_: Route) -> None:
         live, game, seat = await self.playing(interaction, route_, my_turn=True)
@@ -347,15 +346,10 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         actions = list(plan)
         if self._turn_open(game, trial, seat):
             actions.append({"type": "end_turn"})
-        outcome = None
-        try:
-            outcome = await self.tables.act_many(live.id, interaction.user.id, actions,
-                                                 expected_version=self.version_of(route_),
-                                                 game_key=self.game_key)
-        except (TableError, IllegalAction) as exc:
-            await self.refuse(interaction, exc, route_)
-            return
-        await self._after_act(interaction, outcome)
+        outcome = await self.perform_all(interaction, live.id, actions, self.version_of(route_),
+                                         route_)
+        if outcome is not None:
+            await self._after_act(interaction, outcome)
 
     async def _end(self, interaction: discord.Interaction, route_: Route) -> None:
         await self._act(interaction, route_, {"type": "end_turn"})
@@ -385,11 +379,12 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
                                actions=" ".join(event["actions"])))
             elif event["type"] == "undone":
                 lines.append(t("sensei.step.undone", locale, action=event["notation"]))
-        view = None
-        if game.to_move == seat:
+        if game.to_move != seat:
+            await self.show_step(interaction, "\n".join(lines), None)
+        else:
             text, view = self._plan_step(live, game, seat, [], game.copy(), locale)
-            lines.append(text)
-        await self.show_step(interaction, "\n".join(lines), view)
+            await self.show_step(interaction, "\n".join([*lines, text]), view,
+                                 self.picture(live, game.public_view(), locale))
         await self.publish(outcome)
 
     async def _draw_verb(self, interaction: discord.Interaction, route_: Route, action: str,

@@ -1,6 +1,7 @@
 """The Sensei cog through the fake Discord: lobby, challenge, turns by components and by text."""
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import re
@@ -13,6 +14,7 @@ import pytest
 from PIL import Image
 
 from bot.games.sensei import Sensei, legal_turns
+from bot.ui import gamecog
 from render import sensei as render_sensei
 from bot.testing.fake_discord import BOT_ID, CHANNEL_ID, Member, components_of, find_component
 from tests.conftest import start_bot
@@ -304,6 +306,32 @@ async def test_every_planning_step_shows_the_position_with_the_choice_marked(har
     x, y = render_sensei._centre("c5")
     assert picture.getpixel((int(x), int(y))) != picture.getpixel(
         tuple(int(v) for v in render_sensei._centre("c4")))
+
+
+async def test_a_picture_slow_to_draw_defers_the_click_then_the_step_follows(harness, players,
+                                                                           monkeypatch):
+    h = harness
+    ana = players[0]
+    table = await sensei_table(h, players)
+    sensei_cog = h.bot.router.cog("sensei")
+    draw = sensei_cog.picture
+
+    async def queued_behind_many_boards(*args):
+        await asyncio.sleep(0.2)
+        return await draw(*args)
+
+    monkeypatch.setattr(gamecog, "STEP_PICTURE_WAIT", 0.02)
+    monkeypatch.setattr(sensei_cog, "picture", queued_behind_many_boards)
+    b = board(h, table)
+    token = await h.click(ana, b, find_component(b, "move")["custom_id"])
+    assert h.fake.replies(token)[0]["type"] == 5  # answered in time: "thinking…"
+    step = ephemeral_reply(h, token)
+    assert labels(step, "from")[0] == "a1" and step["flags"] & 64
+    token = await h.click(ana, step, labelled(step, "from", "c1")["custom_id"])
+    assert h.fake.replies(token)[0]["type"] == 6  # answered in time: a deferred update
+    step = refreshed(h, step)
+    assert labels(step, "plan")[0] == "c2"
+    assert [a["filename"] for a in step["attachments"]] == ["step.png"]
 
 
 async def test_two_moves_and_send_take_six_taps(harness, players):
