@@ -17,6 +17,8 @@ from typing import Any
 import discord
 from discord.webhook import async_ as webhook_async
 
+from .discord_spec import SPEC
+
 APP_ID = 900000000000000001
 BOT_ID = 900000000000000001
 GUILD_ID = 800000000000000001
@@ -165,6 +167,7 @@ class FakeDiscord:
         if self.before_request is not None:
             self.before_request(method, path)
         self.requests.append(Request(method, path, body, files))
+        SPEC.enforce(method, path, body, len(files))  # judged as Discord judges it
         parts = path.strip("/").split("/")
         if parts[0] == "channels" and len(parts) >= 2 and int(parts[1]) in self.forbidden_channels:
             raise self.forbidden(50013, "Missing Permissions")
@@ -229,6 +232,7 @@ class FakeDiscord:
             got_files.append((f.filename, f.fp.read()))
         path = route.url.split("/api/v10", 1)[-1]
         self.requests.append(Request(route.method, path, body, got_files))
+        SPEC.enforce(route.method, path, body, len(got_files))  # judged as Discord judges it
         parts = path.strip("/").split("/")
         if parts[0] == "interactions":
             token = parts[2]
