@@ -14,6 +14,11 @@ from bot.ui.translator import command_name, command_text, named_options
 if TYPE_CHECKING:
     from bot.client import TabletopBot
 
+#: the largest game number /replay takes: Discord's largest integer (2**53 - 1, JavaScript's
+#: safe integers). Discord refuses a command whose max_value is above it, and the whole
+#: command sync with it; no game number comes near it.
+GAME_ID_MAX = 2**53 - 1
+
 
 class Replay(commands.Cog):
     def __init__(self, bot: "TabletopBot") -> None:
@@ -25,7 +30,7 @@ class Replay(commands.Cog):
     @app_commands.guild_only()
     @named_options
     async def replay(self, interaction: discord.Interaction,
-                     game_id: app_commands.Range[int, 1, 10**17]) -> None:
+                     game_id: app_commands.Range[int, 1, GAME_ID_MAX]) -> None:
         live = await self.bot.tables.with_game(game_id)
         if live is None or live.row.guild_id != interaction.guild_id:
             await ephemeral(interaction, t("error.no_table", interaction.locale))
