@@ -47,6 +47,55 @@ def extensions() -> list[str]:
     return sorted(found)
 
 
+def refused_sync_text(exc: discord.HTTPException, commands: list[Any]) -> str:
+    """Discord's ``errors`` tree of a refused bulk overwrite in one line, each entry named by
+    command and option: ``command /replay, option game_id: max_value: <Discord's message>``.
+    A top-level index is the command's position in the list sent (``commands``, in order)."""
+    errors = getattr(exc, "_errors", None)
+    if not errors:
+        return " ".join(str(exc.text or exc).split()) or f"HTTP {exc.status}"
+    found: list[str] = []
+
+    def messages(node: Any) -> str:
+        return " / ".join(str(e.get("message") or e.get("code") or "?")
+                          for e in node.get("_errors") or ())
+
+    def fields(node: Any, where: str, field: str) -> None:
+        # a field's own errors, or deeper (name_localizations.de, choices.0.name …)
+        if not isinstance(node, dict):
+            return
+        if node.get("_errors"):
+            found.append(f"{where}: {field}: {messages(node)}" if field else f"{where}: {messages(node)}")
+        for key, inner in node.items():
+            if key != "_errors":
+                fields(inner, where, f"{field}.{key}" if field else key)
+
+    def walk(node: Any, obj: Any, where: str) -> None:
+        for key, inner in node.items():
+            if key == "options" and isinstance(inner, dict):
+                children = list(getattr(obj, "commands", None) or getattr(obj, "parameters", None) or ())
+                for index, child_node in inner.items():
+                    child = children[int(index)] if index.isdigit() and int(index) < len(children) else None
+                    if isinstance(child, (app_commands.Command, app_commands.Group)):
+                        walk(child_node, child, f"command /{child.qualified_name}")
+                    elif child is not None:
+                        walk(child_node, child, f"{where}, option {child.display_name}")
+                    else:
+                        fields(child_node, where, f"options.{index}")
+            elif key == "_errors":
+                found.append(f"{where}: {messages(node)}")
+            else:
+                fields(inner, where, key)
+
+    for index, inner in errors.items():
+        command = commands[int(index)] if index.isdigit() and int(index) < len(commands) else None
+        if command is None:
+            fields(inner, "commands", index)
+        else:
+            walk(inner, command, f"command /{command.qualified_name}")
+    return " ".join("; ".join(found).split())
+
+
 class Tree(app_commands.CommandTree):
     """Every slash command is counted while it runs and answered whatever goes wrong."""
 
@@ -107,6 +156,8 @@ class TabletopBot(commands.AutoShardedBot):
         self.restored = 0
         self.closing = False
         self._sync = sync_commands
+        #: what Discord refused of the last command sync (one line), None when it took them
+        self.sync_refused: str | None = None
         self._in_flight = 0
         #: set while no interaction is being handled; background repairs wait for it (briefly)
         self.clicks_settled = asyncio.Event()
@@ -157,14 +208,25 @@ class TabletopBot(commands.AutoShardedBot):
         return len(behind)
 
     async def sync_commands(self) -> None:
+        """Send Discord the slash commands. When Discord refuses them it keeps the ones it had:
+        the bot goes on with those, says in one log line which command and field Discord named,
+        and ``/games`` tells members with Manage Server (``sync_refused``)."""
         guild_id = self.settings.dev_guild_id
-        if guild_id:
-            guild = discord.Object(guild_id)
+        guild = discord.Object(guild_id) if guild_id else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
+        try:
             synced = await self.tree.sync(guild=guild)
+        except discord.HTTPException as exc:
+            self.sync_refused = refused_sync_text(exc, self.tree.get_commands(guild=guild))
+            log.error("Discord refused the slash commands (HTTP %s, code %s); the bot keeps "
+                      "running with the commands Discord already has: %s", exc.status, exc.code,
+                      self.sync_refused)
+            return
+        self.sync_refused = None
+        if guild is not None:
             log.info("synced %d commands to server %s", len(synced), guild_id)
         else:
-            synced = await self.tree.sync()
             log.info("synced %d global commands (may take up to an hour to appear)", len(synced))
 
     @contextmanager

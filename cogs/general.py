@@ -158,7 +158,12 @@ class General(commands.Cog):
 
     @app_commands.command(name=command_name("games"), description=command_text("cmd.general.help.description"))
     async def games(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(t("help.text", interaction.locale), ephemeral=True)
+        text = t("help.text", interaction.locale)
+        perms = interaction.permissions
+        if getattr(self.bot, "sync_refused", None) and perms and perms.manage_guild:
+            # Discord refused this start's commands: those who run the server should know.
+            text += "\n\n⚠️ " + t("help.sync_refused", interaction.locale)
+        await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name=command_name("stats"), description=command_text("cmd.general.stats.description"))
     @app_commands.describe(member=command_text("cmd.general.stats.member"))
