@@ -38,6 +38,8 @@ from collections import deque
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+import orjson
+
 SPEC_FILE = Path(__file__).with_name("discord-api-spec") / "openapi.json.gz"
 #: the largest integer Discord takes (JavaScript's safe integers)
 INT53_MAX = 2**53 - 1
@@ -46,6 +48,8 @@ IS_COMPONENTS_V2 = 1 << 15
 BOT_CONTENT_MAX = 2000
 EMBED_TOTAL_MAX = 6000
 COMMAND_SIZE_MAX = 4000
+#: answers kept for bodies seen before (then forgotten all at once)
+VERDICTS_KEPT = 20_000
 #: Discord's locales (the keys of name_localizations and description_localizations)
 LOCALES = frozenset({
     "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl",
@@ -71,6 +75,9 @@ class DiscordSpec:
         self._doc: dict[str, Any] | None = None
         self._by_length: dict[int, list[tuple[tuple[str, ...], str, dict[str, Any]]]] = {}
         self._validators: dict[tuple[str, str], Any] = {}
+        self._inlined: dict[str, Any] = {}
+        self._verdicts: dict[tuple[Any, ...], Refusal | None] = {}
+        self.cached = 0
         #: requests judged and refused since start (a test may look at these)
         self.checked = 0
         self.refused: list[tuple[str, str, Refusal]] = []
@@ -113,14 +120,26 @@ class DiscordSpec:
         validator = self._validator(template, method, operation)
         if validator is None:
             return None
+        # The same body on the same route gets the same answer: judged once (lobbies, menus
+        # and refusals repeat, test after test).
+        try:
+            key = (template, method, uploads, orjson.dumps(body, option=orjson.OPT_SORT_KEYS))
+        except (TypeError, orjson.JSONEncodeError):
+            key = None
+        if key is not None and key in self._verdicts:
+            self.cached += 1
+            return self._verdicts[key]
         for error in validator.iter_errors(body):
             for where, code, message in _translate(error):
                 _put(errors, where, code, message)
-        if not errors:
-            refusal = _house_rules(method, template, body, uploads, errors)
-            if refusal is not None:
-                return refusal
-        return _invalid(errors) if errors else None
+        verdict = _house_rules(method, template, body, uploads, errors) if not errors else None
+        if verdict is None and errors:
+            verdict = _invalid(errors)
+        if key is not None:
+            if len(self._verdicts) >= VERDICTS_KEPT:
+                self._verdicts.clear()
+            self._verdicts[key] = verdict
+        return verdict
 
     def _route(self, path: str) -> tuple[str, dict[str, Any], dict[str, str]] | None:
         segments = path.strip("/").split("/")
@@ -149,7 +168,9 @@ class DiscordSpec:
                   or {}).get("schema")
         validator = None
         if schema is not None:
-            # The document's components are the root of every $ref (#/components/schemas/…).
+            # The document's components are the root of every $ref (#/components/schemas/…);
+            # the route's schema has them written in place, but where a schema contains itself.
+            schema = _inline(schema, self._doc["components"]["schemas"], self._inlined, ())
             root = {"$schema": "https://json-schema.org/draft/2020-12/schema",
                     "components": self._doc["components"], **schema}
             validator = _validator_class()(root)
@@ -281,6 +302,39 @@ def _simplify(node: Any, schemas: dict[str, Any]) -> None:
             if by_type is not None:
                 node["x-union-by-type"] = by_type
                 del node[word]
+
+
+_ANNOTATIONS = frozenset({"title", "description", "format", "contentEncoding", "x-discord-union",
+                          "deprecated", "examples", "default"})
+
+
+def _inline(node: Any, schemas: dict[str, Any], done: dict[str, Any], stack: tuple[str, ...]) -> Any:
+    """``node`` with each ``$ref`` replaced by what it names (kept where a schema contains
+    itself) and without annotations: jsonschema then descends less and resolves nothing."""
+    if isinstance(node, list):
+        return [_inline(child, schemas, done, stack) for child in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+        name = ref.rsplit("/", 1)[-1]
+        if name in stack:
+            return node
+        if name not in done:
+            done[name] = _inline(schemas[name], schemas, done, stack + (name,))
+        siblings = {k: v for k, v in node.items() if k != "$ref" and k not in _ANNOTATIONS}
+        if not siblings:
+            return done[name]
+        return {"allOf": [done[name]], **_inline(siblings, schemas, done, stack)}
+    out = {}
+    for key, value in node.items():
+        if key in _ANNOTATIONS and not isinstance(value, (dict, list)):
+            continue
+        if key in ("properties", "x-union-by-type"):  # names, not keywords
+            out[key] = {k: _inline(v, schemas, done, stack) for k, v in value.items()}
+        else:
+            out[key] = _inline(value, schemas, done, stack)
+    return out
 
 
 def _by_type(branches: list[Any], schemas: dict[str, Any]) -> dict[str, Any] | None:
