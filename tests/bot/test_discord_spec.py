@@ -216,3 +216,16 @@ def test_judging_is_quick():
     # the same body again is answered from memory
     assert spec.check("POST", "/interactions/1/tok/callback", bodies[0], uploads=1) is None
     assert spec.cached == 1
+
+
+def test_without_jsonschema_the_stand_in_says_so_instead_of_accepting(monkeypatch):
+    import sys
+
+    from bot.testing import discord_spec
+
+    monkeypatch.setattr(discord_spec, "_VALIDATOR_CLASS", None)
+    for name in [m for m in sys.modules if m == "jsonschema" or m.startswith("jsonschema.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "jsonschema", None)  # import jsonschema → ImportError
+    with pytest.raises(discord_spec.SpecUnavailable, match=r"needs jsonschema .*\[test\]"):
+        DiscordSpec().check("POST", CHANNEL, MESSAGE, uploads=1)
