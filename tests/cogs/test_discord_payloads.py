@@ -10,6 +10,7 @@ the AI."""
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 from typing import Any
 
@@ -141,7 +142,54 @@ async def after_the_end(h: Harness, table, member: Member, download: bool) -> No
     await press(h, member, board(h, table), "rematch")
 
 
+class Clock:
+    """The store's clock, moved by hand."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def lobby_of(h: Harness) -> dict[str, Any]:
+    return next(m for m in reversed(h.fake.channel_messages(CHANNEL_ID))
+                if m["embeds"] and not m["flags"] & 64)
+
+
+async def clock_tour(h: Harness, players: list[Member], rng: random.Random) -> None:
+    """A timed Sàréná table: the deadline on the board, a reminder (by DM too), a timeout,
+    the vote that hands the seat to an AI, and the absent player coming back."""
+    clock = Clock(time.time())
+    h.bot.store.clock = clock
+    members = players[2:5]
+    for member in members:
+        await h.command(member, "reminders", dm=True)
+    host = members[0]
+    await h.command(host, "sarena", "start")
+    table_id = int(find_component(lobby_of(h), "join")["custom_id"].split(":")[1])
+    await h.click(host, lobby_of(h), f"sarena:{table_id}:clock", values=["3600"])
+    await h.click(host, lobby_of(h), f"sarena:{table_id}:policy", values=["wait"])
+    for member in members[1:]:
+        await press(h, member, lobby_of(h), "join")
+    await press(h, host, lobby_of(h), "start")
+    live = await h.bot.tables.get(table_id)
+    table = Table(table_id, {}, live.row.game_channel_id, members)
+    absent = live.game.to_move
+    for _ in range(3):  # the reminder, then the timeout
+        clock.now += 1800
+        await h.bot.turnclock.run_due()
+        await h.settle()
+    assert h.bot.turnclock.fired["reminders"] and h.bot.turnclock.fired["timeouts"] == 1
+    for i, member in enumerate(members):
+        if i != absent:
+            await h.click(member, board(h, table), f"sarena:{table_id}:absent")
+    await h.click(members[absent], board(h, table), f"sarena:{table_id}:back")
+    await finish(h, table_id, members, to_the_end=False, rng=rng)
+
+
 async def narabi_tour(h: Harness, players: list[Member], rng: random.Random, end: bool) -> Any:
+    h.fake.closed_dms.add(players[4].id)  # the thread says so, once, and points to the button
     table = await start_table(h, "narabi", players[:5])
     b = board(h, table)
     for p in players[:5]:
@@ -280,6 +328,7 @@ async def test_every_message_in_every_language_is_valid_for_discord(tmp_path, mo
         rng = random.Random(language)
         end = language in TO_THE_END
         await every_command(h, owner, players[0], language)
+        await clock_tour(h, players, rng)
         narabi = await narabi_tour(h, players, rng, end)
         sensei = await sensei_tour(h, players, rng, end)
         await sarena_tour(h, owner, players, rng, end, ai=False)
