@@ -783,6 +783,12 @@ class GameCog(commands.GroupCog):
         kwargs: dict[str, Any] = {"allowed_mentions": MENTION_USERS if mentions else NO_MENTIONS}
         if view is not None:
             kwargs["view"] = view
+        else:
+            # A plain line rides on a person's fresh interaction here, outside the budget.
+            relayed = await self.bot.relay.send(live.row.game_channel_id, clip(text, CONTENT),
+                                                kwargs["allowed_mentions"])
+            if relayed is not None:
+                return relayed
         try:
             return await self.channel(live.row.game_channel_id).send(clip(text, CONTENT), **kwargs)
         except discord.NotFound as exc:
@@ -974,7 +980,18 @@ class GameCog(commands.GroupCog):
         else:
             await self.tables.set_dm_open(live, seat, True)
 
+    def told_privately(self, outcome: Outcome, locale: str) -> str:
+        """What the mover's own hand gained, for the answer to their click: the mover is told
+        there, never by DM (``perform`` queues no DM for them)."""
+        change = outcome.private_changed.get(outcome.seat)
+        if change is None or outcome.table.row.status != "playing":
+            return ""
+        text = self.private_update_text(outcome.table, outcome.seat, *change, locale)
+        return "\n" + text if text else ""
+
     async def _mine(self, interaction: discord.Interaction, route_: Route) -> None:
+        if self.private_button is None:
+            raise TableError("unknown_button")  # a forged click: this game has no private side
         live = await self.live_of(route_)
         seat = self.seat_or_raise(live, interaction.user.id)
         if live.row.status != "playing" or live.game is None:
@@ -999,11 +1016,15 @@ class GameCog(commands.GroupCog):
                           route_: Route | None = None) -> Outcome | None:
         """``perform`` for several actions of one seat, applied as one unit or not at all."""
         try:
-            return await self.tables.act_many(table_id, interaction.user.id, actions,
-                                              expected_version=version, game_key=self.game_key)
+            outcome = await self.tables.act_many(table_id, interaction.user.id, actions,
+                                                 expected_version=version, game_key=self.game_key,
+                                                 mover_told=True)
         except (TableError, IllegalAction) as exc:
             await self.refuse(interaction, exc, route_)
             return None
+        # The turn line will go out as this interaction's follow-up, once it is answered.
+        self.bot.relay.remember(interaction)
+        return outcome
 
     async def publish(self, outcome: Outcome) -> None:
         """Everything the table sees after an accepted action (log line, board, private

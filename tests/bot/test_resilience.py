@@ -13,6 +13,8 @@ import aiohttp
 import discord
 import pytest
 
+from bot.logs import CAP, CAPPED
+
 from bot import logs
 from bot.store import StoreFailure, classify
 from bot.testing.fake_discord import (CHANNEL_ID, GUILD_ID, Member, find_component, snowflake,
@@ -499,6 +501,8 @@ async def test_permission_lost_mid_game_is_announced_and_explained(harness, play
 async def test_no_secret_reaches_the_log_at_debug(tmp_path, players, caplog):
     logs.configure("DEBUG")
     caplog.set_level(logging.DEBUG)
+    for name in CAPPED:  # as bot.logs.configure does at LOG_LEVEL=DEBUG
+        caplog.set_level(CAP, logger=name)
     try:
         h = await start_bot(tmp_path / "bot.sqlite3")
         narabi = await start_table(h, "narabi", players[:3])
