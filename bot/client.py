@@ -21,6 +21,7 @@ from .tables import LiveTable, TableService
 from .thinkpool import ThinkPool
 from .turnclock import TurnClock
 from .ui.budget import URGENT, Budget, pace
+from .ui.dms import DirectMessages
 from .ui.reconcile import Reconciler
 from .ui.relay import Relay
 from .ui.replies import ephemeral
@@ -98,6 +99,8 @@ class TabletopBot(commands.AutoShardedBot):
         pace(self.http, self.budget)
         #: people's fresh interactions, through which public lines go uncounted
         self.relay = Relay(store.clock)
+        #: DM channels opened once, closed DMs left alone for an hour
+        self.dms = DirectMessages(self, store.clock)
         store.rated_per_day = settings.rated_per_day
         store.scope = settings.scope
         self.tables = TableService(store)

@@ -45,11 +45,12 @@ class Budget:
 
     @property
     def _capacity(self) -> int:
-        # A fraction of a call per second still allows one call per 1/per_second seconds.
         return max(1, int(self.per_second))
 
     def _window_seconds(self) -> float:
-        return self._capacity / self.per_second
+        # At most ``per_second`` calls in any second, as Discord counts them; below one call a
+        # second, one call per 1/per_second seconds.
+        return max(1.0, 1.0 / self.per_second)
 
     def _free(self, now: float) -> bool:
         span = self._window_seconds()

@@ -21,6 +21,7 @@ from ..store import SeatRow, StoreFailure
 from ..tables import LiveTable, Outcome, TableError, closed_error
 from ..thinkpool import ThinkFailed, ThinkTimeout
 from .limits import clip, CONTENT, EMBED_DESCRIPTION, THREAD_NAME
+from .dms import DmsClosed
 from .permissions import REQUIRED, missing_for_game, missing_from_error, missing_in_channel
 from .reconcile import SurfaceBlocked
 from .replies import ephemeral, refuse, update_message
@@ -764,9 +765,8 @@ class GameCog(commands.GroupCog):
                 text = t("clock.remind_dm", mine, game=t(f"{self.game_key}.name", mine),
                          table=live.id, when=when, link=self.board_link(live))
                 try:
-                    dm = await self.bot.create_dm(discord.Object(live.user_of(seat)))
-                    await dm.send(clip(text, CONTENT))
-                except discord.HTTPException:
+                    await self.bot.dms.send(live.user_of(seat), clip(text, CONTENT))
+                except (DmsClosed, discord.HTTPException):
                     pass  # DMs closed: the ping in the thread is the reminder
                 return
         if live.game is not None and live.row.status == "playing":
@@ -967,9 +967,8 @@ class GameCog(commands.GroupCog):
             return
         user_id = live.user_of(seat)
         try:
-            dm = await self.bot.create_dm(discord.Object(user_id))
-            await dm.send(clip(text, CONTENT))
-        except discord.Forbidden:
+            await self.bot.dms.send(user_id, clip(text, CONTENT))
+        except (DmsClosed, discord.Forbidden):
             if await self.tables.set_dm_open(live, seat, False):
                 label = t(self.private_button or "button.mine", live.row.locale)
                 await self.post(live, t("dm.closed", live.row.locale,

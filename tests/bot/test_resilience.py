@@ -171,7 +171,7 @@ async def test_an_interrupted_start_is_finished_after_restart_without_orphans(da
     # the thread is made, but the process dies before its answer arrives: nothing after it
     # reaches Discord, and the thread's id was never recorded
     table_id = int(find_component(lobby, "start")["custom_id"].split(":")[1])
-    real, dead = h.fake.rest, []
+    real, dead = h.bot.http.request, []
 
     async def dies_with_the_thread(route, **kwargs):
         if dead:
