@@ -57,6 +57,8 @@ class AutoPlayer:
         self._later: dict[int, asyncio.TimerHandle] = {}
         #: tables whose AI is only waiting out its pause before playing
         self._pausing: set[int] = set()
+        #: tables whose AI is in the middle of its own turn (its next move follows at once)
+        self._mid_turn: set[int] = set()
         self._stopped = False
         #: AI moves committed since start (for the bench and the logs)
         self.moves = 0
@@ -205,27 +207,38 @@ class AutoPlayer:
                         table_id, level, type(exc).__name__)
             action = choose_action(key, view, "random", seed)
         wait = self.pause - (self.clock() - self._last_change.get(table_id, 0.0))
-        if wait > 0:
+        if wait > 0 and table_id not in self._mid_turn:
             self._pausing.add(table_id)
             try:
                 await self.sleep(wait)
             finally:
                 self._pausing.discard(table_id)
         try:
-            await self.tables.act_for_ai(table_id, seat, action, expected_version=version)
+            outcome = await self.tables.act_for_ai(table_id, seat, action, expected_version=version)
         except TableError:
+            self._mid_turn.discard(table_id)
             return True  # the table moved on meanwhile: look again
         except IllegalAction as exc:
             # The code only: a refusal's sentence may name a card's secret condition.
             log.error("table %s: AI %s chose a refused action (%s)", table_id, level, exc.code)
+            self._mid_turn.discard(table_id)
             return False
         self.moves += 1
-        if self.on_commit is not None:
-            self.on_commit(table_id)
+        after = outcome.table.game
+        if outcome.result is None and after is not None and after.to_move == seat:
+            # A turn of several moves (Sensei) is played through and shown once, whole: its
+            # line names every move and the board draws them as arrows, for one board edit
+            # instead of one per move.
+            self._mid_turn.add(table_id)
+        else:
+            self._mid_turn.discard(table_id)
+            if self.on_commit is not None:
+                self.on_commit(table_id)
         return True
 
     def _forget(self, table_id: int) -> None:
         self._last_change.pop(table_id, None)
+        self._mid_turn.discard(table_id)
         handle = self._later.pop(table_id, None)
         if handle is not None:
             handle.cancel()

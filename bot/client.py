@@ -20,7 +20,10 @@ from .store import Store, StoreFailure
 from .tables import LiveTable, TableService
 from .thinkpool import ThinkPool
 from .turnclock import TurnClock
+from .ui.budget import URGENT, Budget, pace
+from .ui.dms import DirectMessages
 from .ui.reconcile import Reconciler
+from .ui.relay import Relay
 from .ui.replies import ephemeral
 from .ui.router import Router
 from .ui.translator import CatalogTranslator
@@ -102,6 +105,7 @@ class Tree(app_commands.CommandTree):
     async def _call(self, interaction: discord.Interaction) -> None:
         with self.client.in_flight():  # type: ignore[attr-defined]
             await super()._call(interaction)
+        self.client.relay.remember(interaction)  # type: ignore[attr-defined]
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         return not self.client.closing  # type: ignore[attr-defined]
@@ -139,6 +143,13 @@ class TabletopBot(commands.AutoShardedBot):
                          shard_ids=list(settings.shard_ids) if settings.shard_ids else None)
         self.settings = settings
         self.store = store
+        #: this process's share of the token's 50 calls a second (see bot/ui/budget.py)
+        self.budget = Budget(settings.rest_per_second)
+        pace(self.http, self.budget)
+        #: people's fresh interactions, through which public lines go uncounted
+        self.relay = Relay(store.clock)
+        #: DM channels opened once, closed DMs left alone for an hour
+        self.dms = DirectMessages(self, store.clock)
         store.rated_per_day = settings.rated_per_day
         store.scope = settings.scope
         self.tables = TableService(store)
@@ -233,9 +244,11 @@ class TabletopBot(commands.AutoShardedBot):
     def in_flight(self) -> Iterator[None]:
         self._in_flight += 1
         self.clicks_settled.clear()
+        urgent = URGENT.set(True)  # calls made while answering go ahead of background work
         try:
             yield
         finally:
+            URGENT.reset(urgent)
             self._in_flight -= 1
             if not self._in_flight:
                 self.clicks_settled.set()

@@ -56,6 +56,21 @@ class Settings:
     shard_count: int | None = None
     #: the shards this process runs (None: all of them)
     shard_ids: tuple[int, ...] | None = None
+    #: calls per second the whole bot token allows itself, all processes together (Discord's
+    #: limit is 50; interaction answers and follow-ups are not counted)
+    rest_budget: float = 45.0
+    #: processes sharing the token (None: worked out from the shards this one runs)
+    processes: int | None = None
+
+    @property
+    def rest_per_second(self) -> float:
+        """This process's share of ``rest_budget``."""
+        processes = self.processes
+        if processes is None:
+            processes = 1
+            if self.shard_count and self.shard_ids:
+                processes = -(-self.shard_count // len(self.shard_ids))
+        return self.rest_budget / max(1, processes)
 
     @property
     def database(self) -> str | Path:
@@ -104,6 +119,11 @@ class Settings:
         pause = _number(env, "AI_PAUSE_SECONDS", "seconds, e.g. 2", minimum=0)
         limit = _positive(env, "AI_THINK_LIMIT_SECONDS", "seconds, e.g. 20")
         per_day = _number(env, "RATED_PER_DAY", "games, e.g. 3", minimum=0)
+        budget = _positive(env, "DISCORD_REST_BUDGET", "calls per second, e.g. 45")
+        if budget is not None and budget > 50:
+            raise ConfigError(f"DISCORD_REST_BUDGET must be at most 50 (Discord's limit per bot "
+                              f"token), got {budget:g}.")
+        processes = _number(env, "DISCORD_PROCESSES", "processes, e.g. 2", minimum=1)
         return cls(token=token, database_path=path, dev_guild_id=int(guild) if guild else None,
                    log_level=level,
                    lobby_ttl_hours=DEFAULT_LOBBY_TTL_HOURS if ttl is None else ttl,
@@ -114,7 +134,9 @@ class Settings:
                    ai_think_limit=DEFAULT_AI_THINK_LIMIT if limit is None else limit,
                    rated_per_day=3 if per_day is None else int(per_day),
                    database_url=url, shard_count=shard_count, shard_ids=shard_ids,
-                   database_pool_size=20 if pool is None else int(pool))
+                   database_pool_size=20 if pool is None else int(pool),
+                   rest_budget=45.0 if budget is None else budget,
+                   processes=None if processes is None else int(processes))
 
 
 def _database(env: Mapping[str, str]) -> tuple[Path, str | None]:

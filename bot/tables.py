@@ -77,14 +77,16 @@ def closed_error(status: str) -> TableError:
     return TableError({"lobby": "not_running", "finished": "game_over"}.get(status, "table_closed"))
 
 
-def announcements(outcome: "Outcome", next_seat: int | None, version: int) -> list[tuple[str, dict[str, Any]]]:
+def announcements(outcome: "Outcome", next_seat: int | None, version: int, *,
+                  told: int | None = None) -> list[tuple[str, dict[str, Any]]]:
     """The outbox items an accepted action queues in its own transaction: the log line, the
-    private updates, and the end of the game."""
+    private updates (a DM to each seat whose hand changed, but ``told``, who learns it from
+    the answer to their own click), and the end of the game."""
     items: list[tuple[str, dict[str, Any]]] = [
         ("log", {"seat": outcome.seat, "action": outcome.action, "events": outcome.events,
                  "next": next_seat, "version": version})]
     items += [("dm", {"seat": seat, "before": before, "after": after})
-              for seat, (before, after) in outcome.private_changed.items()]
+              for seat, (before, after) in outcome.private_changed.items() if seat != told]
     if outcome.result is not None:
         items += [("over", {}), ("after", {})]
     return items
@@ -402,15 +404,18 @@ class TableService:
 
     async def act_many(self, table_id: int, user_id: int, actions: list[Mapping[str, Any]], *,
                        expected_version: int | None = None,
-                       game_key: str | None = None) -> Outcome:
-        """Several actions of one seat as one unit: all applied and committed, or none."""
+                       game_key: str | None = None, mover_told: bool = False) -> Outcome:
+        """Several actions of one seat as one unit: all applied and committed, or none.
+        ``mover_told``: the mover learns what changed in their own hand from the answer to
+        their interaction, so no DM is queued for them."""
         async with self.lock(table_id):
             live = await self._require(table_id, game_key)
             row = live.row
             seat = self._seat_in_play(live, user_id)
             if row.seats[seat].ai is not None:
                 raise TableError("seat_ai_held")
-            return await self._apply(live, seat, user_id, actions, expected_version, ai=False)
+            return await self._apply(live, seat, user_id, actions, expected_version, ai=False,
+                                     mover_told=mover_told)
 
     @staticmethod
     def _seat_in_play(live: LiveTable, user_id: int) -> int:
@@ -438,7 +443,7 @@ class TableService:
 
     async def _apply(self, live: LiveTable, seat: int, user_id: int,
                      actions: list[Mapping[str, Any]], expected_version: int | None,
-                     *, ai: bool, timed_out: bool = False) -> Outcome:
+                     *, ai: bool, timed_out: bool = False, mover_told: bool = False) -> Outcome:
         row = live.row
         table_id = row.id
         if expected_version is not None and expected_version != row.version:
@@ -470,7 +475,8 @@ class TableService:
             clock = (None, None)
         elif game.to_move != mover_before or row.deadline_seat != game.to_move:
             clock = self._clock_for(row, game.to_move)  # a new turn starts its own time
-        outbox = _only_people(announcements(outcome, game.to_move, version), row.seats)
+        outbox = _only_people(announcements(outcome, game.to_move, version,
+                                            told=seat if mover_told else None), row.seats)
         if timed_out:
             outbox.insert(0, ("timeout", {"seat": seat, "policy": "forfeit"}))
         try:

@@ -9,8 +9,15 @@ import pytest
 from bot.client import TabletopBot
 from bot.config import Settings
 from bot.store import Store
+from bot.testing import fake_discord
 from bot.testing.fake_discord import FakeDiscord, Harness, Member
 from bot.testing.pgserver import TEMPLATE, TempPostgres, Unavailable
+
+# Discord's counts, with its rate-limit windows passing 20 times faster than real time: a test
+# plays a game click after click, far faster than people do, and would otherwise wait out real
+# seconds for each board edit (5 per 5 s per channel). Tests of the limits themselves build
+# their fake with time_scale=1.0.
+fake_discord.TIME_SCALE = 20.0
 
 BACKENDS = ("sqlite", "postgresql")
 #: a test about SQLite's file (its locks, its disk, its deletion) runs on SQLite only

@@ -2,24 +2,18 @@
 from __future__ import annotations
 
 import random
-import re
 import types
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
 import bot.tables as tables_module
 
-from bot.testing.fake_discord import CHANNEL_ID, Harness, Member, components_of, find_component
-
-
-@dataclass
-class Table:
-    id: int
-    lobby: dict[str, Any]
-    thread: int
-    players: list[Member]
+from bot.testing.fake_discord import Harness, components_of
+# The steps a person's clicks take live with the bench's copy of them; tests import them here.
+from bot.testing.flows import (Table, Tap, board, choice_on, ephemeral_reply,  # noqa: F401
+                               narabi_path, open_lobby, random_move, sarena_path, sensei_path,
+                               start_table, tap_through)
 
 
 def deal_with(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
@@ -31,100 +25,8 @@ def custom_ids(message: dict[str, Any]) -> list[str]:
     return [c["custom_id"] for c in components_of(message) if "custom_id" in c]
 
 
-async def open_lobby(h: Harness, game: str, host: Member, channel: int = CHANNEL_ID,
-                     **options: Any) -> dict[str, Any]:
-    await h.command(host, game, "start", channel_id=channel, **options)
-    return h.fake.channel_messages(channel)[-1]
-
-
-async def start_table(h: Harness, game: str, players: list[Member], channel: int = CHANNEL_ID,
-                      **options: Any) -> Table:
-    lobby = await open_lobby(h, game, players[0], channel, **options)
-    table_id = int(find_component(lobby, "join")["custom_id"].split(":")[1])
-    for p in players[1:]:
-        await h.click(p, lobby, find_component(lobby, "join")["custom_id"])
-    await h.click(players[0], lobby, find_component(lobby, "start")["custom_id"])
-    live = await h.bot.tables.get(table_id)
-    assert live is not None and live.row.status == "playing"
-    return Table(table_id, h.fake.messages[int(lobby["id"])], live.row.game_channel_id, players)
-
-
-def board(h: Harness, table: Table) -> dict[str, Any]:
-    messages = [m for m in h.fake.channel_messages(table.thread) if m["attachments"]]
-    assert messages, "no board message"
-    return messages[0]
-
-
 def last_message(h: Harness, channel: int) -> dict[str, Any]:
     return h.fake.channel_messages(channel)[-1]
-
-
-def ephemeral_reply(h: Harness, token: str) -> dict[str, Any]:
-    """The ephemeral message a click produced (to click its components next)."""
-    message_id = h.fake._original[token]
-    return h.fake.messages[message_id]
-
-
-async def random_move(h: Harness, table: Table,
-                      rng: random.Random) -> tuple[Member, dict[str, Any]] | None:
-    """The player to move and one of their legal actions, or None once the game is over."""
-    live = await h.bot.tables.get(table.id)
-    if live is None or live.game is None or live.game.result() is not None:
-        return None
-    seat = live.game.to_move
-    return table.players[seat], rng.choice(live.game.legal_actions(seat))
-
-
-#: one step of a turn: the verb of the component to click and the choice it makes (None: the
-#: only component with that verb)
-Tap = tuple[str, str | None]
-
-
-def choice_on(message: dict[str, Any], verb: str,
-              value: str | None) -> tuple[dict[str, Any], list[str] | None]:
-    """The component of ``message`` that makes a choice: the button carrying ``value`` as the
-    last part of its custom_id, or the select offering it (then the values to send)."""
-    found = [c for c in components_of(message) if c.get("custom_id", "").split(":")[2] == verb]
-    if value is None:
-        assert len(found) == 1, (verb, [c["custom_id"] for c in found])
-        return found[0], None
-    for c in found:
-        if c["type"] == 3 and value in [o["value"] for o in c["options"]]:
-            return c, [value]
-        if c["type"] == 2 and c["custom_id"].split(":")[3].split(".")[-1] == value:
-            return c, None
-    raise AssertionError(f"no {verb} choice {value} on: {[c.get('custom_id') for c in found]}")
-
-
-async def tap_through(h: Harness, member: Member, message: dict[str, Any],
-                      path: list[Tap]) -> tuple[str, int]:
-    """Click ``path`` from ``message`` (the board) on, each step on the message the click
-    before left; the last click's token and the taps it took: a button is one tap, a select
-    two (open it, choose)."""
-    taps, token = 0, ""
-    for verb, value in path:
-        component, values = choice_on(message, verb, value)
-        token = await h.click(member, message, component["custom_id"], values=values)
-        taps += 1 if values is None else 2
-        message = ephemeral_reply(h, token)
-    return token, taps
-
-
-def narabi_path(board_message: dict[str, Any], action: dict[str, Any]) -> list[Tap]:
-    """Switch → my card → the target (which switches)."""
-    return [("switch", None), ("pick", str(action["card"])), ("confirm", str(action["target"]))]
-
-
-def sarena_path(board_message: dict[str, Any], action: dict[str, Any]) -> list[Tap]:
-    """Move (the one whose rows hold the pile, when the board has two) → pile → destination."""
-    moves = [c for c in components_of(board_message) if c["custom_id"].split(":")[2] == "move"]
-    row = int(action["from"][1])
-    part = None
-    for move in moves if len(moves) > 1 else []:
-        first, *_, last = (int(d) for d in re.findall(r"\d", move["label"]))  # "rows 1–3"
-        if first <= row <= last:
-            part = move["custom_id"].rsplit(".", 1)[1]
-    return [("move", part), ("pile", action["from"]), ("go", action["to"])]
 
 
 async def narabi_switch(h: Harness, table: Table, rng: random.Random) -> dict[str, Any] | None:

@@ -1,9 +1,12 @@
 """Discord without Discord: real discord.py objects, HTTP answered and recorded by a fake.
 
-Both of discord.py's HTTP funnels are replaced: ``HTTPClient.request`` (REST calls) and
-``AsyncWebhookAdapter.request`` (interaction responses and follow-ups). Every request is
-recorded; messages the bot sends are kept per channel so a test can click the buttons that
-are really on them, with interaction payloads shaped like the gateway's.
+The fake stands where discord.py keeps its HTTP session (``fake_http.FakeSession``), so every
+REST call and every interaction response and follow-up passes through discord.py's own code,
+rate-limit handling included, and is answered as strictly as Discord answers it: the global
+budget, per-route buckets and 429s, the invalid-request ban, interaction deadlines and message
+limits (``discord_limits``). Every request is recorded; messages the bot sends are kept per
+channel so a test can click the buttons that are really on them, with interaction payloads
+shaped like the gateway's.
 """
 from __future__ import annotations
 
@@ -17,7 +20,10 @@ from typing import Any
 import discord
 from discord.webhook import async_ as webhook_async
 
+from .discord_limits import (INTERACTION_DEADLINE, INTERACTION_TOKEN_LIFETIME, RateLimits,
+                             message_errors, route_of)
 from .discord_spec import SPEC
+from .fake_http import Answer, FakeSession
 
 APP_ID = 900000000000000001
 BOT_ID = 900000000000000001
@@ -29,6 +35,12 @@ MEMBER_PERMISSIONS = str(discord.Permissions(
     read_message_history=True, use_application_commands=True).value)
 
 _ids = itertools.count(1_000_000_000_000_000_000)
+#: how fast the rate-limit windows of a new fake pass (see RateLimits.time_scale); the test
+#: suite speeds them up, the bench and the playground keep Discord's pace
+TIME_SCALE = 1.0
+#: interaction tokens, unique across every harness of the process (a restarted bot on the same
+#: fake must not answer an older interaction's token)
+_tokens = itertools.count(1)
 
 
 def snowflake() -> int:
@@ -47,6 +59,15 @@ class Request:
     path: str
     json: Any = None
     files: list[tuple[str, bytes]] = field(default_factory=list)
+    #: when it reached Discord (the fake's clock), and what Discord answered
+    at: float = 0.0
+    status: int = 200
+
+    @property
+    def counted(self) -> bool:
+        """Whether it counts against the bot token's global budget (interaction callbacks and
+        the interaction's own webhook do not)."""
+        return not self.path.startswith(("/interactions/", "/webhooks/"))
 
     @property
     def text(self) -> str:
@@ -62,9 +83,22 @@ def user_payload(user_id: int, name: str) -> dict[str, Any]:
 class FakeDiscord:
     """The recorded side of Discord: requests, messages, threads, closed DMs."""
 
-    def __init__(self, guild_id: int = GUILD_ID) -> None:
+    def __init__(self, guild_id: int = GUILD_ID, *, time_scale: float | None = None) -> None:
         #: the server every interaction comes from (its shard is (guild_id >> 22) % count)
         self.guild_id = guild_id
+        #: the bot token bots driven by this fake authenticate with (one budget per token)
+        self.token = "fake-bot-token"
+        self._offset = 0.0
+        self.limits = RateLimits(self.now, time_scale=TIME_SCALE if time_scale is None
+                                 else time_scale)
+        #: interaction token -> what Discord knows of that interaction
+        self.interactions: dict[str, InteractionRecord] = {}
+        self._original: dict[str, int] = {}
+        #: tokens answered after Discord's 3 s, and tokens used after their 15 minutes
+        self.late_answers: list[str] = []
+        self.expired_token_uses: list[str] = []
+        #: callables told of every message created, edited or deleted: (event, message)
+        self.listeners: list[Any] = []
         self.requests: list[Request] = []
         self.messages: dict[int, dict[str, Any]] = {}
         self.channel_of: dict[int, int] = {}
@@ -74,6 +108,8 @@ class FakeDiscord:
         self.deleted_channels: set[int] = set()
         self.deny_threads = False
         self.interaction_replies: dict[str, list[dict[str, Any]]] = {}
+        #: follow-ups that posted a new public message in the interaction's channel
+        self.public_followups: dict[str, list[dict[str, Any]]] = {}
         self.acked_at: dict[str, float] = {}
         self.clicked_at: dict[str, float] = {}
         #: the bot's permissions in the channel, as interactions report them
@@ -93,6 +129,10 @@ class FakeDiscord:
     def sent(self, method: str | None = None, path_part: str = "") -> list[Request]:
         return [r for r in self.requests
                 if (method is None or r.method == method) and path_part in r.path]
+
+    def counted(self, since: int = 0) -> list[Request]:
+        """The requests from index ``since`` on that count against the global budget."""
+        return [r for r in self.requests[since:] if r.counted]
 
     def channel_messages(self, channel_id: int) -> list[dict[str, Any]]:
         return [m for m in self.messages.values() if int(m["channel_id"]) == channel_id]
@@ -128,7 +168,16 @@ class FakeDiscord:
         }
         self.messages[message_id] = message
         self.channel_of[message_id] = channel_id
+        self._tell("create", message)
         return message
+
+    def _delete(self, message_id: int) -> None:
+        message = self.messages.pop(message_id)
+        self._tell("delete", message)
+
+    def _tell(self, event: str, message: dict[str, Any]) -> None:
+        for listener in self.listeners:
+            listener(event, message)
 
     def _edit(self, message_id: int, body: dict[str, Any], files: list[tuple[str, bytes]]) -> dict[str, Any]:
         message = self.messages[message_id]
@@ -141,37 +190,75 @@ class FakeDiscord:
                                        "proxy_url": f"https://cdn.invalid/{name}"}
                                       for name, data in files]
         message["edited_timestamp"] = "2026-11-21T00:00:01+00:00"
+        self._tell("edit", message)
         return message
 
-    # -- the REST funnel ------------------------------------------------------------------
+    # -- the one funnel: every request discord.py sends -----------------------------------
 
-    def _body(self, kwargs: dict[str, Any]) -> tuple[Any, list[tuple[str, bytes]]]:
-        body = kwargs.get("json")
-        files: list[tuple[str, bytes]] = []
-        for part in kwargs.get("form") or []:
-            if part["name"] == "payload_json":
-                body = json.loads(part["value"])
-        for f in kwargs.get("files") or []:
-            f.fp.seek(0)
-            files.append((f.filename, f.fp.read()))
-        return body, files
+    def now(self) -> float:
+        """Discord's clock: real time, moved on by ``advance`` (token expiry tests)."""
+        return time.monotonic() + self._offset
 
-    def forbidden(self, code: int, message: str) -> discord.Forbidden:
-        return discord.Forbidden(_Response(403, "Forbidden"), {"code": code, "message": message})
+    def advance(self, seconds: float) -> None:
+        self._offset += seconds
 
-    async def rest(self, route: discord.http.Route, **kwargs: Any) -> Any:
-        body, files = self._body(kwargs)
-        method, path = route.method, route.url.split("/api/v10", 1)[-1]
+    def session(self) -> FakeSession:
+        return FakeSession(self.handle)
+
+    async def handle(self, method: str, path: str, headers: dict[str, str], body: Any,
+                     files: list[tuple[str, bytes]]) -> Answer:
+        """Answer one HTTP request as Discord would: limits first, then the route."""
         if self.latency:
             await asyncio.sleep(self.latency)
-        if self.before_request is not None:
-            self.before_request(method, path)
-        self.requests.append(Request(method, path, body, files))
-        SPEC.enforce(method, path, body, len(files))  # judged as Discord judges it
+        route, _ = route_of(path)
+        limits = self.limits
+        if limits.enabled and limits.banned():
+            # Cloudflare's ban: a plain page, no Via header, so discord.py gives up at once.
+            return 429, {"Retry-After": str(int(limits.banned_until - self.now()))}, \
+                "error code: 1015"
+        interaction = route.startswith(("/interactions/", "/webhooks/{webhook_id}/{webhook_token}"))
+        token = headers.get("Authorization", "")
+        if not interaction:
+            if not token.startswith("Bot "):
+                return self._answer(401, {"message": "401: Unauthorized", "code": 0})
+            if self.before_request is not None:
+                self.before_request(method, path)
+        admitted = limits.admit(token or path, method, path)
+        if isinstance(admitted, tuple):
+            return admitted
+        request = Request(method, path, body, files, at=self.now())
+        self.requests.append(request)
+        try:
+            # judged as Discord judges it: its published description, then the message limits
+            refused = SPEC.check(method, path, body, uploads=len(files)) or (
+                message_errors(body, files) if self._carries_message(method, route) else None)
+            if refused is not None:
+                raise Refusal(*refused)
+            result = (await self._interaction_route(method, path, body, files) if interaction
+                      else self._rest_route(method, path, body, files))
+        except Refusal as exc:
+            request.status = exc.status
+            return self._answer(exc.status, exc.body, admitted)
+        return self._answer(200 if result is not None else 204, result, admitted)
+
+    def _answer(self, status: int, body: Any, headers: dict[str, str] | None = None) -> Answer:
+        self.limits.note_status(status)
+        return status, dict(headers or {}), body
+
+    @staticmethod
+    def _carries_message(method: str, route: str) -> bool:
+        return (method in ("POST", "PATCH") and (
+            route in ("/channels/{channel_id}/messages",
+                      "/channels/{channel_id}/messages/{message_id}")
+            or route.startswith(("/interactions/", "/webhooks/"))))
+
+    # -- REST routes ------------------------------------------------------------------------
+
+    def _rest_route(self, method: str, path: str, body: Any, files: list[tuple[str, bytes]]) -> Any:
         parts = path.strip("/").split("/")
         if parts[0] == "channels" and len(parts) >= 2 and int(parts[1]) in self.forbidden_channels:
-            raise self.forbidden(50013, "Missing Permissions")
-        if parts[:2] == ["users", "@me"] and parts[2:] == ["channels"]:
+            raise Refusal(403, {"code": 50013, "message": "Missing Permissions"})
+        if parts[:2] == ["users", "@me"] and parts[2:] == ["channels"] and method == "POST":
             user_id = int(body["recipient_id"])
             channel_id = next((c for c, u in self.dm_channels.items() if u == user_id), None)
             channel_id = channel_id or snowflake()
@@ -181,114 +268,143 @@ class FakeDiscord:
         if parts[0] == "channels" and len(parts) >= 3 and parts[2] == "messages":
             channel_id = int(parts[1])
             if channel_id in self.deleted_channels:
-                raise discord.NotFound(_Response(404, "Not Found"),
-                                       {"code": 10003, "message": "Unknown Channel"})
+                raise Refusal(404, {"code": 10003, "message": "Unknown Channel"})
             if len(parts) == 3 and method == "POST":
                 if self.dm_channels.get(channel_id) in self.closed_dms:
-                    raise self.forbidden(50007, "Cannot send messages to this user")
+                    raise Refusal(403, {"code": 50007, "message": "Cannot send messages to this user"})
                 return self._message(channel_id, body or {}, files)
             message_id = int(parts[3])
             if len(parts) == 4 and method in ("PATCH", "DELETE"):
                 if message_id not in self.messages:
-                    raise discord.NotFound(_Response(404, "Not Found"),
-                                           {"code": 10008, "message": "Unknown Message"})
+                    raise Refusal(404, {"code": 10008, "message": "Unknown Message"})
                 if method == "DELETE":
-                    del self.messages[message_id]
+                    self._delete(message_id)
                     return None
                 return self._edit(message_id, body or {}, files)
             if len(parts) == 5 and parts[4] == "threads" and method == "POST":
                 if self.deny_threads:
-                    raise self.forbidden(50013, "Missing Permissions")
+                    raise Refusal(403, {"code": 50013, "message": "Missing Permissions"})
                 if message_id in self.threads:
-                    raise discord.HTTPException(_Response(400, "Bad Request"), {
-                        "code": 160004, "message": "A thread has already been created for this message"})
-                thread_id = message_id  # Discord gives a thread started from a message its id
-                thread = {"id": str(thread_id), "type": 11, "guild_id": str(self.guild_id),
-                          "parent_id": str(channel_id), "name": body["name"],
-                          "owner_id": str(BOT_ID), "message_count": 0, "member_count": 1,
-                          "rate_limit_per_user": 0,
-                          "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
-                                              "archive_timestamp": "2026-11-21T00:00:00+00:00",
-                                              "locked": False}}
-                self.threads[thread_id] = thread
-                return thread
+                    raise Refusal(400, {"code": 160004, "message": "A thread has already been "
+                                        "created for this message"})
+                return self._thread(channel_id, message_id, body)
         if parts[0] == "applications" and parts[-1] == "commands" and method == "PUT":
             return [dict(c, id=str(snowflake()), application_id=str(APP_ID), version="1")
                     for c in body]
-        raise AssertionError(f"unexpected request {method} {path}")
+        raise Refusal(404, {"message": "404: Not Found", "code": 0})
 
-    # -- the interaction/webhook funnel ---------------------------------------------------
+    def _thread(self, channel_id: int, message_id: int, body: dict[str, Any]) -> dict[str, Any]:
+        thread_id = message_id  # Discord gives a thread started from a message its id
+        thread = {"id": str(thread_id), "type": 11, "guild_id": str(self.guild_id),
+                  "parent_id": str(channel_id), "name": body["name"],
+                  "owner_id": str(BOT_ID), "message_count": 0, "member_count": 1,
+                  "rate_limit_per_user": 0,
+                  "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
+                                      "archive_timestamp": "2026-11-21T00:00:00+00:00",
+                                      "locked": False}}
+        self.threads[thread_id] = thread
+        return thread
 
-    async def webhook(self, route: webhook_async.Route, *, payload: Any = None,
-                      multipart: Any = None, files: Any = None, **_: Any) -> Any:
-        body = payload
-        got_files: list[tuple[str, bytes]] = []
-        if multipart:
-            for part in multipart:
-                if part["name"] == "payload_json":
-                    body = json.loads(part["value"])
-        for f in files or []:
-            f.fp.seek(0)
-            got_files.append((f.filename, f.fp.read()))
-        path = route.url.split("/api/v10", 1)[-1]
-        self.requests.append(Request(route.method, path, body, got_files))
-        SPEC.enforce(route.method, path, body, len(got_files))  # judged as Discord judges it
+    # -- interaction routes: the callback, then the interaction's webhook --------------------
+
+    async def _interaction_route(self, method: str, path: str, body: Any,
+                                 files: list[tuple[str, bytes]]) -> Any:
         parts = path.strip("/").split("/")
+        token = parts[2]
+        record = self.interactions.get(token)
+        if record is None:
+            raise Refusal(404, {"code": 10015 if parts[0] == "webhooks" else 10062,
+                                "message": "Unknown Webhook" if parts[0] == "webhooks"
+                                else "Unknown interaction"})
+        age = self.now() - record.created
         if parts[0] == "interactions":
-            token = parts[2]
-            self.acked_at.setdefault(token, time.perf_counter())
+            if token in self.acked_at:
+                raise Refusal(400, {"code": 40060,
+                                    "message": "Interaction has already been acknowledged."})
+            if age > INTERACTION_DEADLINE:
+                self.late_answers.append(token)
+                raise Refusal(404, {"code": 10062, "message": "Unknown interaction"})
+            self.acked_at[token] = time.perf_counter()
             self.interaction_replies.setdefault(token, []).append(body)
-            return self._callback(token, body, got_files)
-        if parts[0] == "webhooks":
-            token = parts[2]
-            channel_id = self._interaction_channels[token]
-            if len(parts) == 3 and route.method == "POST":  # follow-up
-                if token in self._deferred_thinking:
-                    # The first follow-up after "thinking…" replaces that placeholder.
-                    self._deferred_thinking.discard(token)
-                    message = self._edit(self._original[token], body or {}, got_files)
-                    self.interaction_replies.setdefault(token, []).append(body)
-                    return message
-                flags = (body or {}).get("flags", 0)
-                message = self._message(channel_id, body or {}, got_files, flags=flags)
+            return self._callback(token, body, files)
+        if age > INTERACTION_TOKEN_LIFETIME:
+            self.expired_token_uses.append(token)
+            raise Refusal(401, {"code": 50027, "message": "Invalid Webhook Token"})
+        if token not in self.acked_at:
+            raise Refusal(404, {"code": 10015, "message": "Unknown Webhook"})
+        channel_id = record.channel_id
+        if len(parts) == 3 and method == "POST":  # follow-up
+            if token in self._deferred_thinking:
+                # The first follow-up after "thinking…" replaces that placeholder.
+                self._deferred_thinking.discard(token)
+                message = self._edit(self._original[token], body or {}, files)
                 self.interaction_replies.setdefault(token, []).append(body)
                 return message
+            flags = (body or {}).get("flags", 0)
+            message = self._message(channel_id, body or {}, files, flags=flags)
+            # A public follow-up is a new message in the channel for everyone, not an answer
+            # to the person (the bot posts turn lines this way, outside its budget).
+            replies = self.interaction_replies if flags & 64 else self.public_followups
+            replies.setdefault(token, []).append(body)
+            return message
+        if len(parts) == 5 and parts[3] == "messages":
             target = parts[4]
-            message_id = (self._original[token] if target == "@original" else int(target))
-            if route.method == "GET":
+            message_id = self._original.get(token) if target == "@original" else int(target)
+            if message_id is None or message_id not in self.messages:
+                raise Refusal(404, {"code": 10008, "message": "Unknown Message"})
+            if method == "GET":
                 return self.messages[message_id]
-            if route.method == "PATCH":
-                return self._edit(message_id, body or {}, got_files)
-        raise AssertionError(f"unexpected webhook request {route.method} {path}")
-
-    _interaction_channels: dict[str, int]
-    _original: dict[str, int]
-    _clicked_message: dict[str, int]
+            if method == "PATCH":
+                return self._edit(message_id, body or {}, files)
+            if method == "DELETE":
+                self._delete(message_id)
+                return None
+        raise Refusal(404, {"message": "404: Not Found", "code": 0})
 
     def _callback(self, token: str, body: dict[str, Any], files: list[tuple[str, bytes]]) -> Any:
         kind = body["type"]
         data = body.get("data") or {}
-        channel_id = self._interaction_channels[token]
+        record = self.interactions[token]
+        channel_id = record.channel_id
         message = None
         if kind == 4:  # channel message
             message = self._message(channel_id, data, files, flags=data.get("flags", 0))
             self._original[token] = int(message["id"])
         elif kind == 7:  # update the clicked message
-            message = self._edit(self._clicked_message[token], data, files)
+            if record.message_id is None or record.message_id not in self.messages:
+                raise Refusal(404, {"code": 10008, "message": "Unknown Message"})
+            message = self._edit(record.message_id, data, files)
             self._original[token] = int(message["id"])
         elif kind == 6:  # deferred update: the clicked message is the one to edit later
-            self._original[token] = self._clicked_message[token]
+            self._original[token] = record.message_id
         elif kind == 5:  # "thinking…": a placeholder the first follow-up fills in
             message = self._message(channel_id, {"content": ""}, [], flags=data.get("flags", 0))
             self._original[token] = int(message["id"])
             self._deferred_thinking.add(token)
-        response = {"interaction": {"id": str(snowflake()), "type": 3,
+        response = {"interaction": {"id": str(snowflake()), "type": record.kind,
                                     "response_message_id": message["id"] if message else None,
                                     "response_message_loading": kind == 5,
                                     "response_message_ephemeral": bool(data.get("flags", 0) & 64)}}
         if message is not None:
             response["resource"] = {"type": kind, "message": message}
         return response
+
+
+class Refusal(Exception):
+    """Discord's error answer to a request: status and JSON body."""
+
+    def __init__(self, status: int, body: dict[str, Any]) -> None:
+        super().__init__(status, body)
+        self.status, self.body = status, body
+
+
+@dataclass
+class InteractionRecord:
+    """What Discord knows of an interaction it sent: where, when, from which message."""
+    channel_id: int
+    created: float
+    kind: int
+    message_id: int | None = None
 
 
 @dataclass
@@ -309,16 +425,11 @@ class Harness:
     def __init__(self, bot: discord.Client, fake: FakeDiscord) -> None:
         self.bot = bot
         self.fake = fake
-        fake._interaction_channels = {}
-        fake._original = {}
-        fake._clicked_message = {}
-        self._tokens = itertools.count(1)
 
     @classmethod
     async def start(cls, bot: discord.Client, fake: FakeDiscord | None = None) -> "Harness":
         fake = fake or FakeDiscord()
-        bot.http.request = fake.rest  # type: ignore[method-assign]
-        webhook_async.async_context.set(_Adapter(fake))
+        install(bot, fake)
         bot._connection.application_id = APP_ID
         bot._connection.user = discord.ClientUser(state=bot._connection,
                                                   data=user_payload(BOT_ID, "Tabletop"))
@@ -351,12 +462,12 @@ class Harness:
         raise AssertionError("tasks did not settle")
 
     def _base(self, member: Member, channel_id: int, kind: int) -> tuple[str, dict[str, Any]]:
-        token = f"tok{next(self._tokens)}"
+        token = f"tok{next(_tokens)}"
         is_thread = channel_id in self.fake.threads
         channel = (dict(self.fake.threads[channel_id]) if is_thread else
                    {"id": str(channel_id), "type": 0, "guild_id": str(self.fake.guild_id), "name": "games",
                     "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None})
-        self.fake._interaction_channels[token] = channel_id
+        self.fake.interactions[token] = InteractionRecord(channel_id, self.fake.now(), kind)
         payload = {
             "id": str(snowflake()), "application_id": str(APP_ID), "type": kind, "token": token,
             "version": 1, "guild_id": str(self.fake.guild_id), "channel_id": str(channel_id),
@@ -405,7 +516,7 @@ class Harness:
         if values is not None:
             payload["data"]["values"] = values
         payload["message"] = json.loads(json.dumps(message))
-        self.fake._clicked_message[token] = int(message["id"])
+        self.fake.interactions[token].message_id = int(message["id"])
         # when the event reaches the bot (building the payload above is the fake's own work)
         self.fake.clicked_at[token] = time.perf_counter()
         self.bot._connection.parse_interaction_create(payload)
@@ -437,13 +548,16 @@ def _option_type(value: Any) -> int:
     return 3
 
 
-class _Adapter(webhook_async.AsyncWebhookAdapter):
-    def __init__(self, fake: FakeDiscord) -> None:
-        super().__init__()
-        self.fake = fake
-
-    async def request(self, route, session, **kwargs):  # type: ignore[override]
-        return await self.fake.webhook(route, **kwargs)
+def install(bot: discord.Client, fake: FakeDiscord) -> None:
+    """Put ``fake`` where ``bot`` keeps its HTTP session, authenticated with the fake's token.
+    Interactions built afterwards take the same session for their responses."""
+    bot.http.token = fake.token
+    # What static_login sets up before the first request.
+    bot.http._global_over = asyncio.Event()
+    bot.http._global_over.set()
+    bot.http._HTTPClient__session = fake.session()  # type: ignore[attr-defined]
+    # A test before this one may have left another adapter in this context.
+    webhook_async.async_context.set(webhook_async.AsyncWebhookAdapter())
 
 
 def components_of(message: dict[str, Any]) -> list[dict[str, Any]]:

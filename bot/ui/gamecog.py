@@ -21,6 +21,7 @@ from ..store import SeatRow, StoreFailure
 from ..tables import LiveTable, Outcome, TableError, closed_error
 from ..thinkpool import ThinkFailed, ThinkTimeout
 from .limits import clip, CONTENT, EMBED_DESCRIPTION, THREAD_NAME
+from .dms import DmsClosed
 from .permissions import REQUIRED, missing_for_game, missing_from_error, missing_in_channel
 from .reconcile import SurfaceBlocked
 from .replies import ephemeral, refuse, update_message
@@ -764,9 +765,8 @@ class GameCog(commands.GroupCog):
                 text = t("clock.remind_dm", mine, game=t(f"{self.game_key}.name", mine),
                          table=live.id, when=when, link=self.board_link(live))
                 try:
-                    dm = await self.bot.create_dm(discord.Object(live.user_of(seat)))
-                    await dm.send(clip(text, CONTENT))
-                except discord.HTTPException:
+                    await self.bot.dms.send(live.user_of(seat), clip(text, CONTENT))
+                except (DmsClosed, discord.HTTPException):
                     pass  # DMs closed: the ping in the thread is the reminder
                 return
         if live.game is not None and live.row.status == "playing":
@@ -783,6 +783,12 @@ class GameCog(commands.GroupCog):
         kwargs: dict[str, Any] = {"allowed_mentions": MENTION_USERS if mentions else NO_MENTIONS}
         if view is not None:
             kwargs["view"] = view
+        else:
+            # A plain line rides on a person's fresh interaction here, outside the budget.
+            relayed = await self.bot.relay.send(live.row.game_channel_id, clip(text, CONTENT),
+                                                kwargs["allowed_mentions"])
+            if relayed is not None:
+                return relayed
         try:
             return await self.channel(live.row.game_channel_id).send(clip(text, CONTENT), **kwargs)
         except discord.NotFound as exc:
@@ -961,9 +967,8 @@ class GameCog(commands.GroupCog):
             return
         user_id = live.user_of(seat)
         try:
-            dm = await self.bot.create_dm(discord.Object(user_id))
-            await dm.send(clip(text, CONTENT))
-        except discord.Forbidden:
+            await self.bot.dms.send(user_id, clip(text, CONTENT))
+        except (DmsClosed, discord.Forbidden):
             if await self.tables.set_dm_open(live, seat, False):
                 label = t(self.private_button or "button.mine", live.row.locale)
                 await self.post(live, t("dm.closed", live.row.locale,
@@ -974,7 +979,18 @@ class GameCog(commands.GroupCog):
         else:
             await self.tables.set_dm_open(live, seat, True)
 
+    def told_privately(self, outcome: Outcome, locale: str) -> str:
+        """What the mover's own hand gained, for the answer to their click: the mover is told
+        there, never by DM (``perform`` queues no DM for them)."""
+        change = outcome.private_changed.get(outcome.seat)
+        if change is None or outcome.table.row.status != "playing":
+            return ""
+        text = self.private_update_text(outcome.table, outcome.seat, *change, locale)
+        return "\n" + text if text else ""
+
     async def _mine(self, interaction: discord.Interaction, route_: Route) -> None:
+        if self.private_button is None:
+            raise TableError("unknown_button")  # a forged click: this game has no private side
         live = await self.live_of(route_)
         seat = self.seat_or_raise(live, interaction.user.id)
         if live.row.status != "playing" or live.game is None:
@@ -999,11 +1015,15 @@ class GameCog(commands.GroupCog):
                           route_: Route | None = None) -> Outcome | None:
         """``perform`` for several actions of one seat, applied as one unit or not at all."""
         try:
-            return await self.tables.act_many(table_id, interaction.user.id, actions,
-                                              expected_version=version, game_key=self.game_key)
+            outcome = await self.tables.act_many(table_id, interaction.user.id, actions,
+                                                 expected_version=version, game_key=self.game_key,
+                                                 mover_told=True)
         except (TableError, IllegalAction) as exc:
             await self.refuse(interaction, exc, route_)
             return None
+        # The turn line will go out as this interaction's follow-up, once it is answered.
+        self.bot.relay.remember(interaction)
+        return outcome
 
     async def publish(self, outcome: Outcome) -> None:
         """Everything the table sees after an accepted action (log line, board, private

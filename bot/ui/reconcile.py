@@ -23,7 +23,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-WORKERS = 4
+#: board edits and posts under way at once: each waits on Discord (and on the budget), so a
+#: few more than the budget needs per round trip
+WORKERS = 16
 #: longest a background repair waits for the clicks under way to be answered first
 YIELD_TO_CLICKS = 0.5
 #: seconds before a table whose repair failed is tried again, growing with each failure

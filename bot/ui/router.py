@@ -70,6 +70,7 @@ class Router:
             return
         with bot.in_flight():  # type: ignore[attr-defined]
             await answer_errors(interaction, cog.on_route(interaction, route), route.custom_id)
+        bot.relay.remember(interaction)  # type: ignore[attr-defined]
 
     async def sync_table(self, table_id: int) -> bool:
         """Bring the Discord surfaces of a table up to date (see Reconciler)."""

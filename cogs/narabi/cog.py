@@ -259,7 +259,8 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
             return
         event = outcome.events[0]
         locale = str(interaction.locale)
-        done = t("narabi.switch.done", locale, turn=event["turn"])
+        done = t("narabi.switch.done", locale, turn=event["turn"]) \
+            + self.told_privately(outcome, locale)
         await self.show_step(interaction, done, None)
         await self.publish(outcome)
 

@@ -13,6 +13,8 @@ import aiohttp
 import discord
 import pytest
 
+from bot.logs import CAP, CAPPED
+
 from bot import logs
 from bot.store import StoreFailure, classify
 from bot.testing.fake_discord import (CHANNEL_ID, GUILD_ID, Member, find_component, snowflake,
@@ -169,7 +171,7 @@ async def test_an_interrupted_start_is_finished_after_restart_without_orphans(da
     # the thread is made, but the process dies before its answer arrives: nothing after it
     # reaches Discord, and the thread's id was never recorded
     table_id = int(find_component(lobby, "start")["custom_id"].split(":")[1])
-    real, dead = h.fake.rest, []
+    real, dead = h.bot.http.request, []
 
     async def dies_with_the_thread(route, **kwargs):
         if dead:
@@ -499,6 +501,8 @@ async def test_permission_lost_mid_game_is_announced_and_explained(harness, play
 async def test_no_secret_reaches_the_log_at_debug(tmp_path, players, caplog):
     logs.configure("DEBUG")
     caplog.set_level(logging.DEBUG)
+    for name in CAPPED:  # as bot.logs.configure does at LOG_LEVEL=DEBUG
+        caplog.set_level(CAP, logger=name)
     try:
         h = await start_bot(tmp_path / "bot.sqlite3")
         narabi = await start_table(h, "narabi", players[:3])

@@ -8,12 +8,14 @@ import re
 
 import pytest
 
+from bot.logs import CAP, CAPPED
+
 from bot.i18n import catalogs
 from bot.testing.fake_discord import CHANNEL_ID, Member, components_of, find_component
 from bot.ui import routing
 from render import narabi as render_narabi
-from tests.helpers import (attached, board, deal_with, ephemeral_reply, narabi_switch,
-                           open_lobby, start_table)
+from tests.helpers import (attached, board, deal_with, ephemeral_reply, narabi_path,
+                           narabi_switch, open_lobby, random_move, start_table, tap_through)
 
 CONDITION_TEXTS = {k: v for k, v in catalogs()["en"].items() if k.startswith("narabi.condition.")}
 
@@ -35,13 +37,20 @@ async def test_private_cards_by_button_and_dm(harness, players):
     mine = live.game.private_view(2)["cards"]
     for card in mine:
         assert CONDITION_TEXTS[f"narabi.condition.{card['condition']}"] in h.reply_text(token)
-    # after a switch both players involved hear about the card they received
-    action = await narabi_switch(h, table, random.Random(8))
+    # after a switch both players involved hear about the card they received: the mover in
+    # the private answer to their own click (no DM: it would cost a call Discord counts), the
+    # other player, who did not act, by DM
+    player, action = await random_move(h, table, random.Random(8))
+    b = board(h, table)
+    token, _ = await tap_through(h, player, b, narabi_path(b, action))
     mover, target_seat = live.game.public_view()["last_switch"]["seat"], \
         live.game.public_view()["last_switch"]["target_seat"]
-    for seat, received in ((mover, action["target"]), (target_seat, action["card"])):
-        dms = h.fake.dms_to(table.players[seat].id)
-        assert len(dms) == 2 and "you now hold" in dms[-1]["content"]
+    assert table.players[mover] == player
+    assert "you now hold" in h.reply_text(token)
+    assert "switched" in h.fake.public_followups[token][0]["content"]  # the turn line
+    assert len(h.fake.dms_to(player.id)) == 1
+    dms = h.fake.dms_to(table.players[target_seat].id)
+    assert len(dms) == 2 and "you now hold" in dms[-1]["content"]
     third = next(s for s in range(4) if s not in (mover, target_seat))
     assert len(h.fake.dms_to(table.players[third].id)) == 1
 
@@ -88,7 +97,9 @@ async def test_switch_in_three_taps_only_legal_targets_and_back(harness, players
     step = h.fake.messages[int(step["id"])]
     await h.click(player, step, targets[0]["custom_id"])
     step = h.fake.messages[int(step["id"])]
-    assert step["content"] == "Done: turn 1 played." and step["components"] == []
+    # the mover learns the card they received right there (no DM to the mover)
+    assert step["content"].startswith("Done: turn 1 played.\nNarabi #") and step["components"] == []
+    assert "you now hold" in step["content"]
     assert live.row.version == 1
     assert live.game.public_view()["last_switch"]["target"] == choice_of(targets[0])
 
@@ -261,6 +272,8 @@ def _contains_condition_key(view) -> bool:
                                                    (5, True, 4), (4, False, 5)])
 async def test_no_condition_reaches_a_public_surface(harness, players, caplog, seats, advanced, seed):
     caplog.set_level(logging.DEBUG)
+    for name in CAPPED:  # as bot.logs.configure does at LOG_LEVEL=DEBUG
+        caplog.set_level(CAP, logger=name)
     h = harness
     cog = h.bot.get_cog("NarabiCog")
     render_inputs = []

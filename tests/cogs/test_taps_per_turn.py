@@ -13,9 +13,8 @@ from typing import Any, Callable
 import pytest
 
 from bot.games.sensei import legal_turns
-from cogs.sensei.cog import encode_plan
 from tests.helpers import (Tap, board, deal_with, narabi_path, random_move, sarena_path,
-                           start_table, tap_through)
+                           sensei_path, start_table, tap_through)
 
 pytestmark = pytest.mark.usefixtures("no_missing_text")
 
@@ -59,16 +58,6 @@ async def test_every_turn_takes_at_most_three_taps(harness, players, monkeypatch
 #: Sensei: a turn of two moves, then Send, in this many taps at most (Move, piece, square,
 #: piece, square, Send turn); any planned move, the third too, can be undone before Send
 SENSEI_TWO_MOVES = 6
-
-
-def sensei_path(turn: list[dict[str, Any]]) -> list[Tap]:
-    """Move → per action its piece and its square (the button that adds it to the plan) →
-    Send turn."""
-    path: list[Tap] = [("move", None)]
-    for n, action in enumerate(turn, start=1):
-        piece = "char" if action["type"] == "character" else action["from"]
-        path += [("from", piece), ("plan", encode_plan(turn[:n]))]
-    return path + [("send", None)]
 
 
 @pytest.mark.parametrize("seed", [21, 22])
