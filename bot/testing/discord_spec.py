@@ -6,8 +6,9 @@ route Discord does not have, 405 for a method it does not have on that route, an
 ``{"code": 50035, "message": "Invalid Form Body", "errors": {...}}`` for a body its schema
 refuses, the ``errors`` tree naming the field as Discord does
 (``{"components": {"0": {"components": {"1": {"custom_id": {"_errors": [...]}}}}}}``).
-``SPEC.enforce(...)`` raises the matching ``discord.HTTPException`` instead (the stand-in's
-funnels call it).
+The stand-in's one funnel (``FakeDiscord.handle``) sends that answer back as Discord's HTTP
+response, so discord.py raises from it what it raises from Discord's; ``SPEC.enforce(...)``
+raises the matching ``discord.HTTPException`` directly, for a caller without such a funnel.
 
 The description is ``discord-api-spec/openapi.json.gz`` beside this file (its README says where
 it comes from and how to update it). Each route's schema is compiled into one ``jsonschema``
