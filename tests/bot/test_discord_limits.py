@@ -205,12 +205,14 @@ async def test_at_most_10_embeds_of_6000_characters_in_all():
 async def test_at_most_5_rows_of_5_components():
     fake = FakeDiscord(time_scale=1.0)
     assert (ROWS_MAX, ROW_COMPONENTS_MAX) == (5, 5)
-    button = {"type": 2, "style": 2, "label": "b", "custom_id": "c"}
-    row = {"type": 1, "components": [button] * 5}
-    assert (await refused(fake, {"components": [row] * 5}))[0] == 200
-    status, answer = await refused(fake, {"components": [row] * 6})
+
+    def row(r: int, n: int = 5) -> dict:  # custom_ids unique in a message, as Discord wants
+        return {"type": 1, "components": [{"type": 2, "style": 2, "label": "b",
+                                           "custom_id": f"c{r}.{i}"} for i in range(n)]}
+    assert (await refused(fake, {"components": [row(r) for r in range(5)]}))[0] == 200
+    status, answer = await refused(fake, {"components": [row(r) for r in range(6)]})
     assert status == 400 and "components" in answer["errors"]
-    status, answer = await refused(fake, {"components": [{"type": 1, "components": [button] * 6}]})
+    status, answer = await refused(fake, {"components": [row(0, 6)]})
     assert status == 400 and "components" in answer["errors"]["components"]["0"]
 
 
