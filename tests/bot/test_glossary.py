@@ -118,7 +118,12 @@ OLD_IT = {
 }
 
 
-@pytest.mark.parametrize("language, old", [("nl", OLD_NL), ("it", OLD_IT)])
+#: Spanish: Sensei's setup option was named "inicio" (start); the other es rows are word order
+#: and a missing word, which no word list can see, and the accents (tests/bot/test_command_names.py)
+OLD_ES = {"cmd.name.setup": "inicio"}
+
+
+@pytest.mark.parametrize("language, old", [("nl", OLD_NL), ("it", OLD_IT), ("es", OLD_ES)])
 def test_the_check_would_have_caught_the_rows_of_issue_27(language, old):
     found = check(language, old)
     assert {f.key for f in found} == set(old), sorted(set(old) - {f.key for f in found})
