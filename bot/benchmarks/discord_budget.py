@@ -56,7 +56,7 @@ async def rest_per_move(moves: int = 12) -> dict[str, Any]:
 
 
 async def _count_flow(h, game: str, seats: int, way: str, moves: int) -> dict[str, Any]:
-    from ..testing.fake_discord import CHANNEL_ID, Member, snowflake
+    from ..testing.fake_discord import Member, snowflake
     from ..testing.flows import Table, board, narabi_path, sarena_path, sensei_path, start_table, \
         tap_through
 
@@ -223,8 +223,6 @@ async def _load(h, count: int, rate: float, seconds: float) -> dict[str, Any]:
 
 async def _move(h, table, rng: random.Random, clicks: list, committed: dict, busy: set) -> None:
     """The player to move sends a turn: the last click of the turn's private menu."""
-    from ..testing.fake_discord import snowflake
-
     try:
         live = await h.bot.tables.get(table.id)
         seat = live.game.to_move
