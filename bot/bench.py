@@ -732,7 +732,10 @@ def main(*, json_output: bool = False, quick: bool = False, db: str = "both") ->
 
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("discord.client").setLevel(logging.ERROR)  # voice support is not used
+    from .benchmarks import discord_budget
+
     figures = {
+        "discord": discord_budget.bench(quick),
         "interactions": asyncio.run(bench_interactions(40 if quick else 200, 1 if quick else 3)),
         "starts": asyncio.run(bench_starts(40 if quick else 200, 0.05)),
         "finished_game_bytes": bench_finished_size(10 if quick else 50),
@@ -748,6 +751,7 @@ def main(*, json_output: bool = False, quick: bool = False, db: str = "both") ->
         json.dump(figures, sys.stdout, indent=2)
         print()
         return 0
+    discord_budget.print_figures(figures["discord"])
     i = figures["interactions"]
     print(f"interactions ({i['tables']} concurrent tables, rendering excluded)")
     print(f"  one at a time      p50 {i['sequential']['p50_ms']:.2f} ms  p99 {i['sequential']['p99_ms']:.2f} ms  (n={i['sequential']['n']})")

@@ -240,6 +240,11 @@ class TabletopBot(commands.AutoShardedBot):
         else:
             log.info("synced %d global commands (may take up to an hour to appear)", len(synced))
 
+    @property
+    def in_flight_count(self) -> int:
+        """Interactions being answered right now."""
+        return self._in_flight
+
     @contextmanager
     def in_flight(self) -> Iterator[None]:
         self._in_flight += 1

@@ -233,11 +233,12 @@ class RateLimits:
 
 # -- message limits --------------------------------------------------------------------------
 
-def _error(path: list[str], code: str, message: str) -> dict[str, Any]:
-    tree: dict[str, Any] = {"_errors": [{"code": code, "message": message}]}
-    for part in reversed(path):
-        tree = {part: tree}
-    return tree
+def _add_error(errors: dict[str, Any], path: list[str], code: str, message: str) -> None:
+    """Put one error into Discord's ``errors`` tree at ``path`` (several may share a branch)."""
+    node = errors
+    for part in path:
+        node = node.setdefault(part, {})
+    node.setdefault("_errors", []).append({"code": code, "message": message})
 
 
 def _embed_length(embed: dict[str, Any]) -> int:
@@ -259,29 +260,29 @@ def message_errors(body: Any, files: list[tuple[str, bytes]]) -> tuple[int, dict
     errors: dict[str, Any] = {}
     content = body.get("content")
     if isinstance(content, str) and len(content) > CONTENT_MAX:
-        errors.update(_error(["content"], "BASE_TYPE_MAX_LENGTH",
-                             f"Must be {CONTENT_MAX} or fewer in length."))
+        _add_error(errors, ["content"], "BASE_TYPE_MAX_LENGTH",
+                             f"Must be {CONTENT_MAX} or fewer in length.")
     embeds = body.get("embeds") or []
     if len(embeds) > EMBEDS_MAX:
-        errors.update(_error(["embeds"], "BASE_TYPE_MAX_LENGTH",
-                             f"Must be {EMBEDS_MAX} or fewer in length."))
+        _add_error(errors, ["embeds"], "BASE_TYPE_MAX_LENGTH",
+                             f"Must be {EMBEDS_MAX} or fewer in length.")
     elif sum(_embed_length(e) for e in embeds) > EMBED_TOTAL_MAX:
-        errors.update(_error(["embeds"], "MAX_EMBED_SIZE_EXCEEDED",
-                             "Embed size exceeds maximum size of 6000"))
+        _add_error(errors, ["embeds"], "MAX_EMBED_SIZE_EXCEEDED",
+                             "Embed size exceeds maximum size of 6000")
     rows = body.get("components") or []
     if len(rows) > ROWS_MAX:
-        errors.update(_error(["components"], "BASE_TYPE_MAX_LENGTH",
-                             f"Must be {ROWS_MAX} or fewer in length."))
+        _add_error(errors, ["components"], "BASE_TYPE_MAX_LENGTH",
+                             f"Must be {ROWS_MAX} or fewer in length.")
     for r, row in enumerate(rows[:ROWS_MAX]):
         items = row.get("components") or []
         if len(items) > ROW_COMPONENTS_MAX:
-            errors.update(_error(["components", str(r), "components"], "BASE_TYPE_MAX_LENGTH",
-                                 f"Must be {ROW_COMPONENTS_MAX} or fewer in length."))
+            _add_error(errors, ["components", str(r), "components"], "BASE_TYPE_MAX_LENGTH",
+                                 f"Must be {ROW_COMPONENTS_MAX} or fewer in length.")
         for c, item in enumerate(items):
             if len(item.get("options") or []) > SELECT_OPTIONS_MAX:
-                errors.update(_error(["components", str(r), "components", str(c), "options"],
+                _add_error(errors, ["components", str(r), "components", str(c), "options"],
                                      "BASE_TYPE_MAX_LENGTH",
-                                     f"Must be {SELECT_OPTIONS_MAX} or fewer in length."))
+                                     f"Must be {SELECT_OPTIONS_MAX} or fewer in length.")
     if not errors:
         return None
     return 400, {"code": 50035, "message": "Invalid Form Body", "errors": errors}

@@ -53,10 +53,22 @@ class Budget:
         return max(1.0, 1.0 / self.per_second)
 
     def _free(self, now: float) -> bool:
+        return self._wait(now) <= 0.0
+
+    def _wait(self, now: float) -> float:
+        """Seconds until the next call may go: a place in the window, and its turn in a
+        steady flow. Calls are spaced evenly rather than sent in bursts: requests bunch up on
+        the way (a cold connection, a slow moment), and a burst that leaves within one second
+        could arrive with the next one inside another."""
         span = self._window_seconds()
         while self._window and self._window[0] <= now - span:
             self._window.popleft()
-        return len(self._window) < self._capacity
+        wait = 0.0
+        if len(self._window) >= self._capacity:
+            wait = self._window[0] + span - now
+        if self._window:
+            wait = max(wait, self._window[-1] + 1.0 / self.per_second - now)
+        return wait
 
     async def acquire(self) -> None:
         now = self._clock()
@@ -79,8 +91,7 @@ class Budget:
     def _schedule(self) -> None:
         if self._wakeup is not None or not self._waiting:
             return
-        now = self._clock()
-        delay = 0.0 if self._free(now) else self._window[0] + self._window_seconds() - now
+        delay = self._wait(self._clock())
         self._wakeup = asyncio.get_running_loop().call_later(max(delay, 0.0), self._release)
 
     def _release(self) -> None:

@@ -674,7 +674,9 @@ class GameCog(commands.GroupCog):
         lobby_behind = live.row.lobby_behind or (live.row.status == "lobby"
                                                  and live.row.lobby_message_id is None)
         board_behind = live.game is not None and live.row.board_behind
-        before_board = [i for i in items if i[1] in ("thread", "announce", "log", "question")]
+        # The board first, then the turn lines: the one counted call a move makes is the one
+        # people wait for (a line through an interaction is not held back by the budget).
+        before_board = [i for i in items if i[1] in ("thread", "announce", "question")]
         after_board = [i for i in items if i not in before_board]
         for item in before_board:
             await self._deliver_item(live, item)

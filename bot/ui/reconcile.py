@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 WORKERS = 16
 #: longest a background repair waits for the clicks under way to be answered first
 YIELD_TO_CLICKS = 0.5
+#: clicks under way that make a burst: below it a repair goes ahead (steady traffic always has
+#: a click or two under way, and the board must not wait half a second behind each)
+BURST = 8
 #: seconds before a table whose repair failed is tried again, growing with each failure
 RETRY_DELAYS = (2, 10, 30, 120, 600)
 
@@ -167,7 +170,8 @@ class Reconciler:
         # answer to a click, a board a fraction of a second late goes unnoticed. The wait is
         # capped so that steady traffic cannot starve the boards.
         settled = getattr(self.bot, "clicks_settled", None)
-        if settled is not None and not settled.is_set():
+        if settled is not None and not settled.is_set() \
+                and getattr(self.bot, "in_flight_count", BURST) >= BURST:
             try:
                 await asyncio.wait_for(settled.wait(), YIELD_TO_CLICKS)
             except asyncio.TimeoutError:

@@ -13,11 +13,9 @@ import aiohttp
 import discord
 import pytest
 
-from bot.logs import CAP, CAPPED
-
 from bot import logs
 from bot.store import StoreFailure, classify
-from bot.testing.fake_discord import (CHANNEL_ID, GUILD_ID, Member, find_component, snowflake,
+from bot.testing.fake_discord import (CHANNEL_ID, GUILD_ID, InteractionRecord, Member, find_component, snowflake,
                                       user_payload)
 from tests.conftest import POSTGRES_ONLY, SQLITE_ONLY, start_bot
 from tests.helpers import (board, ephemeral_reply, last_message, narabi_path, narabi_switch,
@@ -501,8 +499,6 @@ async def test_permission_lost_mid_game_is_announced_and_explained(harness, play
 async def test_no_secret_reaches_the_log_at_debug(tmp_path, players, caplog):
     logs.configure("DEBUG")
     caplog.set_level(logging.DEBUG)
-    for name in CAPPED:  # as bot.logs.configure does at LOG_LEVEL=DEBUG
-        caplog.set_level(CAP, logger=name)
     try:
         h = await start_bot(tmp_path / "bot.sqlite3")
         narabi = await start_table(h, "narabi", players[:3])
@@ -565,7 +561,7 @@ async def test_game_commands_are_hidden_in_dms_and_answered_there(harness, playe
     # an old client that still shows /sensei challenge in a DM gets an answer
     token = "dm-challenge"
     dm_channel = snowflake()
-    h.fake._interaction_channels[token] = dm_channel
+    h.fake.interactions[token] = InteractionRecord(dm_channel, h.fake.now(), 2)
     payload = {"id": str(snowflake()), "application_id": str(h.bot.application_id), "type": 2,
                "token": token, "version": 1, "channel_id": str(dm_channel),
                "channel": {"id": str(dm_channel), "type": 1}, "user": user_payload(100, "Ana"),

@@ -18,7 +18,7 @@ def run_bot(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProce
     clean = {k: v for k, v in os.environ.items()
              if k not in ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "DEV_GUILD_ID",
                           "LOG_LEVEL", "SHARD_COUNT", "SHARD_IDS", "CLUSTER_COUNT",
-                          "CLUSTER_INDEX")}
+                          "CLUSTER_INDEX", "DISCORD_REST_BUDGET", "DISCORD_PROCESSES")}
     clean["PYTHONPATH"] = str(ROOT)
     clean.update(env)
     return subprocess.run([sys.executable, "-m", "bot", *args], cwd=tmp_path, env=clean,
@@ -110,6 +110,24 @@ def test_database_url_and_shards():
                          "between 0 and CLUSTER_COUNT - 1")):
         with pytest.raises(ConfigError, match=needle):
             Settings.from_env({**env, **bad})
+
+
+def test_each_process_takes_its_share_of_the_tokens_budget():
+    env = {"DISCORD_TOKEN": TOKEN}
+    url = "postgresql://bot:secret@db.example:5432/tabletop"
+    assert Settings.from_env(env).rest_per_second == 45.0  # one process: all of it
+    # CLUSTER_COUNT processes, or as many as SHARD_IDS leaves for the others: each its share
+    two = Settings.from_env({**env, "DATABASE_URL": url, "CLUSTER_COUNT": "2", "CLUSTER_INDEX": "1"})
+    assert two.rest_per_second == 22.5
+    some = Settings.from_env({**env, "DATABASE_URL": url, "SHARD_COUNT": "8", "SHARD_IDS": "0,1"})
+    assert some.rest_per_second == 45.0 / 4
+    told = Settings.from_env({**env, "DISCORD_REST_BUDGET": "40", "DISCORD_PROCESSES": "4"})
+    assert told.rest_per_second == 10.0
+    for bad, needle in ((("DISCORD_REST_BUDGET", "60"), "at most 50"),
+                        (("DISCORD_REST_BUDGET", "0"), "DISCORD_REST_BUDGET"),
+                        (("DISCORD_PROCESSES", "0"), "DISCORD_PROCESSES")):
+        with pytest.raises(ConfigError, match=needle):
+            Settings.from_env({**env, bad[0]: bad[1]})
 
 
 def test_check_opens_a_postgres_database_and_explains_a_wrong_url(tmp_path, postgres_url):

@@ -273,7 +273,7 @@ def _contains_condition_key(view) -> bool:
 async def test_no_condition_reaches_a_public_surface(harness, players, caplog, seats, advanced, seed):
     caplog.set_level(logging.DEBUG)
     for name in CAPPED:  # as bot.logs.configure does at LOG_LEVEL=DEBUG
-        caplog.set_level(CAP, logger=name)
+        logging.getLogger(name).setLevel(CAP)
     h = harness
     cog = h.bot.get_cog("NarabiCog")
     render_inputs = []
