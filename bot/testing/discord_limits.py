@@ -45,7 +45,6 @@ ROUTE_BUCKETS: dict[tuple[str, str], tuple[str, int, float]] = {
     ("PATCH", "/channels/{channel_id}/messages/{message_id}"): ("edit-message", 5, 5.0),
     ("DELETE", "/channels/{channel_id}/messages/{message_id}"): ("delete-message", 5, 1.0),
     ("POST", "/channels/{channel_id}/messages/{message_id}/threads"): ("start-thread", 10, 10.0),
-    ("POST", "/users/@me/channels"): ("create-dm", 10, 10.0),
     ("PUT", "/applications/{application_id}/commands"): ("bulk-commands", 2, 20.0),
     ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands"): ("bulk-commands", 2, 20.0),
     ("POST", "/webhooks/{webhook_id}/{webhook_token}"): ("webhook", 5, 2.0),
