@@ -85,6 +85,13 @@ class FakeDiscord:
         #: a callable run before each REST request; it may raise to make the request fail
         self.before_request: Any = None
         self._deferred_thinking: set[str] = set()
+        #: callables ``listener(event, message)`` told of every message "create", "edit" and
+        #: "delete" (the playground shows them live)
+        self.listeners: list[Any] = []
+
+    def _notify(self, event: str, message: dict[str, Any]) -> None:
+        for listener in list(self.listeners):
+            listener(event, message)
 
     # -- queries for tests ----------------------------------------------------------------
 
@@ -126,6 +133,7 @@ class FakeDiscord:
         }
         self.messages[message_id] = message
         self.channel_of[message_id] = channel_id
+        self._notify("create", message)
         return message
 
     def _edit(self, message_id: int, body: dict[str, Any], files: list[tuple[str, bytes]]) -> dict[str, Any]:
@@ -139,6 +147,7 @@ class FakeDiscord:
                                        "proxy_url": f"https://cdn.invalid/{name}"}
                                       for name, data in files]
         message["edited_timestamp"] = "2026-11-21T00:00:01+00:00"
+        self._notify("edit", message)
         return message
 
     # -- the REST funnel ------------------------------------------------------------------
@@ -190,7 +199,7 @@ class FakeDiscord:
                     raise discord.NotFound(_Response(404, "Not Found"),
                                            {"code": 10008, "message": "Unknown Message"})
                 if method == "DELETE":
-                    del self.messages[message_id]
+                    self._notify("delete", self.messages.pop(message_id))
                     return None
                 return self._edit(message_id, body or {}, files)
             if len(parts) == 5 and parts[4] == "threads" and method == "POST":
