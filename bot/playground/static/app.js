@@ -89,7 +89,7 @@
     if (old) old.replaceWith(node);
     else {
       const box = $("messages");
-      const after = [...box.children].find((c) => key(c.id.slice(2)) > key(m.id));
+      const after = [...box.children].find((c) => c.id && key(c.id.slice(2)) > key(m.id));
       box.insertBefore(node, after || null);
     }
     if (stick) $("messages").scrollTop = $("messages").scrollHeight;
@@ -100,6 +100,7 @@
     unread.delete(channelId);
     const box = $("messages");
     box.replaceChildren();
+    if (channelId === channels.main.id) box.append(welcome());
     [...messages.values()].filter((m) => m.channel_id === channelId)
       .sort((a, b) => (key(a.id) < key(b.id) ? -1 : 1))
       .forEach((m) => box.append(PG.render(m)));
@@ -110,6 +111,15 @@
     document.body.classList.remove("nav-open");
     sidebar();
     box.scrollTop = box.scrollHeight;
+  }
+
+  function welcome() {
+    const head = el("div", "welcome");
+    head.append(el("div", "welcome-title", "Welcome to #games!"),
+                el("div", null, "This is a Discord server of your own, with the real bot in it. Type / to see its commands, "
+                   + "for example /sensei start ai:hard to play against the computer, or /narabi start ai:easy. "
+                   + "Games open in threads (on the left). Play another seat with “Playing as”, or open a tab with ?as=NAME."));
+    return head;
   }
 
   function item(list, id, label, cls) {
