@@ -57,6 +57,17 @@ async def my_turn(page: Any) -> bool:
     return await page.locator(BOARD).last.locator(".embed-desc .mention.me").count() > 0
 
 
+async def answer_questions(page: Any, answer: str = "No") -> bool:
+    """A teammate's question to the viewer (Narabi's Ask: Yes/No buttons under a message that
+    mentions them) is answered, as a person would before the game goes on."""
+    asked = page.locator("#messages article:not(.ephemeral)").filter(
+        has=page.locator(".mention.me")).filter(has=page.locator("button:enabled", has_text=answer))
+    if not await asked.count():
+        return False
+    await _click_and_wait(page, asked.last.locator("button:enabled", has_text=answer).last)
+    return True
+
+
 async def wait_board_change(page: Any, src: str | None, timeout: float = 30) -> str:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

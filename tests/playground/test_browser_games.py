@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from .driver import (BOARD, board_src, check_page, is_over, my_turn, open_page, open_thread,
+from .driver import (BOARD, EPHEMERAL, answer_questions, board_src, check_page, is_over, my_turn, open_page, open_thread,
                      screenshot, send, take_turn, wait_board_change)
 
 #: no game here may take longer (the three together stay near two minutes)
@@ -19,6 +19,8 @@ async def _solo(page, shots, name: str, start: str, finish: str | None = None) -
     seen = {await board_src(page)}
     while not await is_over(page):
         assert time.monotonic() < deadline, f"{name}: not over after {moves} moves"
+        if await answer_questions(page):
+            continue
         if await my_turn(page):
             src = await take_turn(page, start, finish)
             assert src not in seen, "the board picture did not change after the move"
@@ -43,6 +45,15 @@ async def test_sensei_against_the_hard_ai_to_its_end(browser, playground, shots)
     moves = await _solo(page, shots, "sensei", "Move", finish="Send turn")
     assert moves >= 1
     assert await page.get_by_text("Game over").count()
+    # the finished board's Replay, then Download: the animated GIF the bot uploaded
+    await page.locator(BOARD).last.get_by_role("button", name="Replay").click()
+    viewer = page.locator(EPHEMERAL).last
+    await viewer.get_by_role("button", name="Download").click()
+    gif = page.locator("#messages img.attachment[alt$='.gif']").last
+    await gif.wait_for(timeout=20_000)
+    response = await page.request.get(playground.url.rstrip("/") + await gif.get_attribute("src"))
+    assert response.headers["content-type"] == "image/gif"
+    assert (await response.body()).startswith(b"GIF8")
     await screenshot(page, shots, "sensei-over", 400)
     await screenshot(page, shots, "sensei-over", 1280)
     await check_page(page)
@@ -54,9 +65,15 @@ async def test_narabi_table_of_three_with_two_ai_teammates(browser, playground, 
     await page.locator(BOARD).last.wait_for(timeout=20_000)
     moves = await _solo(page, shots, "narabi", "Switch")
     assert moves >= 1
+    assert await page.get_by_text("Game over").count()
     await screenshot(page, shots, "narabi-over", 400)
     await screenshot(page, shots, "narabi-over", 1280)
     await check_page(page)
+    # the cards were sent by direct message too: Ana's DMs show them
+    await page.locator("#dms a.chan").click()
+    assert await page.locator("#messages article").count() >= 1
+    assert (await page.get_by_placeholder("Message").get_attribute("placeholder")) == "Message @Tabletop"
+    await screenshot(page, shots, "narabi-dm", 1280)
 
 
 async def test_sarena_two_people_in_two_tabs(browser, playground, shots):
