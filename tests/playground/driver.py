@@ -87,7 +87,8 @@ async def _click_and_wait(page: Any, control: Any) -> None:
         arg=[handle, count], timeout=15_000)
 
 
-async def take_turn(page: Any, start: str, finish: str | None = None, taps: int = 8) -> str:
+async def take_turn(page: Any, start: str, finish: str | None = None, taps: int = 8,
+                    shoot: Any = None) -> str:
     """Open the turn menu with the board's ``start`` button, click the first offered choice
     until the move is made (``finish`` clicked when it is enabled); returns the new board
     picture's address, checked to differ from the one before the move."""
@@ -111,6 +112,9 @@ async def take_turn(page: Any, start: str, finish: str | None = None, taps: int 
         if not choices:  # the move is made; the board is edited a moment later
             break
         await _click_and_wait(page, choices[0])
+        if shoot is not None:  # a picture of the turn menu half-way, once
+            await shoot()
+            shoot = None
     return await wait_board_change(page, before)
 
 

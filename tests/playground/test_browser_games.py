@@ -22,7 +22,10 @@ async def _solo(page, shots, name: str, start: str, finish: str | None = None) -
         if await answer_questions(page):
             continue
         if await my_turn(page):
-            src = await take_turn(page, start, finish)
+            async def planner() -> None:
+                await page.locator(EPHEMERAL).last.scroll_into_view_if_needed()
+                await page.screenshot(path=str(shots / f"{name}-turn-menu-1280.png"))
+            src = await take_turn(page, start, finish, shoot=planner if moves == 0 else None)
             assert src not in seen, "the board picture did not change after the move"
             seen.add(src)
             moves += 1
@@ -44,7 +47,7 @@ async def test_sensei_against_the_hard_ai_to_its_end(browser, playground, shots)
     await page.locator(BOARD).last.wait_for(timeout=20_000)   # the thread opened by itself
     moves = await _solo(page, shots, "sensei", "Move", finish="Send turn")
     assert moves >= 1
-    assert await page.get_by_text("Game over").count()
+    await page.get_by_text("Game over").first.wait_for(timeout=15_000)
     # the finished board's Replay, then Download: the animated GIF the bot uploaded
     await page.locator(BOARD).last.get_by_role("button", name="Replay").click()
     viewer = page.locator(EPHEMERAL).last
@@ -65,7 +68,7 @@ async def test_narabi_table_of_three_with_two_ai_teammates(browser, playground, 
     await page.locator(BOARD).last.wait_for(timeout=20_000)
     moves = await _solo(page, shots, "narabi", "Switch")
     assert moves >= 1
-    assert await page.get_by_text("Game over").count()
+    await page.get_by_text("Game over").first.wait_for(timeout=15_000)
     await screenshot(page, shots, "narabi-over", 400)
     await screenshot(page, shots, "narabi-over", 1280)
     await check_page(page)

@@ -51,7 +51,7 @@
     dismissed.add(id);
     sessionStorage.setItem("dismissed:" + me, JSON.stringify([...dismissed]));
     const node = document.getElementById("m-" + id);
-    if (node) node.remove();
+    if (node) { const next = node.nextElementSibling; node.remove(); PG.group(next); }
   };
 
   PG.jump = function (channelId, messageId) {
@@ -92,6 +92,8 @@
       const after = [...box.children].find((c) => c.id && key(c.id.slice(2)) > key(m.id));
       box.insertBefore(node, after || null);
     }
+    PG.group(node);
+    PG.group(node.nextElementSibling);
     if (stick) $("messages").scrollTop = $("messages").scrollHeight;
   }
 
@@ -103,7 +105,7 @@
     if (channelId === channels.main.id) box.append(welcome());
     [...messages.values()].filter((m) => m.channel_id === channelId)
       .sort((a, b) => (key(a.id) < key(b.id) ? -1 : 1))
-      .forEach((m) => box.append(PG.render(m)));
+      .forEach((m) => { const node = PG.render(m); box.append(node); PG.group(node); });
     const name = PG.channelName(channelId);
     const dm = channelId === channels.dm;
     $("title").textContent = (dm ? "@" : "# ") + name;

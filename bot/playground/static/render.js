@@ -183,9 +183,19 @@ window.PG = window.PG || {};
     return "hsl(" + h + " 45% 45%)";
   }
 
+  // Discord shows a run of messages by one author under one name and avatar.
+  PG.group = function group(node) {
+    if (!node || !node.dataset || !node.dataset.author) return;
+    const prev = node.previousElementSibling;
+    node.classList.toggle("cont", !!prev && prev.dataset.author === node.dataset.author
+                          && !node.dataset.alone && !prev.dataset.alone);
+  };
+
   PG.render = function render(m) {
     const node = el("article", "msg" + (m.ephemeral ? " ephemeral" : "") + (m.notice ? " notice" : ""));
     node.id = "m-" + m.id;
+    node.dataset.author = m.author.id;
+    if (m.used || m.ephemeral) node.dataset.alone = "1";
     if (m.content && PG.myId && m.content.includes("<@" + PG.myId + ">")) node.classList.add("mentioned");
     if (m.used) {
       const used = el("div", "used");
