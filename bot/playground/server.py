@@ -30,10 +30,17 @@ def _asset(name: str) -> bytes:
     return resources.files(__package__).joinpath("static", name).read_bytes()
 
 
+LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1", "[::1]"}
+LOCAL_ONLY = web.AppKey("local_only", bool)
+
+
 @web.middleware
 async def _guard(request: web.Request, handler: Any) -> web.StreamResponse:
     """Same-origin only: a page of another site cannot post here (JSON bodies need a CORS
-    preflight this server never grants) nor read anything (no CORS headers)."""
+    preflight this server never grants) nor read anything (no CORS headers); bound to the
+    loopback, a request naming another host (DNS rebinding) is refused."""
+    if request.app[LOCAL_ONLY] and (request.url.host or "") not in LOOPBACK_NAMES:
+        raise web.HTTPMisdirectedRequest(text="this playground answers on 127.0.0.1 only")
     if request.method == "POST":
         if request.content_type != "application/json":
             raise web.HTTPUnsupportedMediaType(text="JSON only")
@@ -45,9 +52,10 @@ async def _guard(request: web.Request, handler: Any) -> web.StreamResponse:
     return response
 
 
-def make_app(playground: Playground) -> web.Application:
+def make_app(playground: Playground, local_only: bool = True) -> web.Application:
     app = web.Application(middlewares=[_guard], client_max_size=64 * 1024)
     app[PLAYGROUND] = playground
+    app[LOCAL_ONLY] = local_only
     assets = {path: (_asset(name), kind) for path, (name, kind) in ASSETS.items()}
 
     async def asset(request: web.Request) -> web.Response:
@@ -150,7 +158,8 @@ async def _click(request: web.Request) -> web.Response:
 
 
 async def serve(playground: Playground, host: str, port: int) -> web.AppRunner:
-    runner = web.AppRunner(make_app(playground), access_log=None, shutdown_timeout=2.0)
+    local_only = host in LOOPBACK_NAMES
+    runner = web.AppRunner(make_app(playground, local_only), access_log=None, shutdown_timeout=2.0)
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
     return runner

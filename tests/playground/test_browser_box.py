@@ -61,3 +61,10 @@ async def test_the_browser_language_is_the_interaction_locale(browser, playgroun
     assert any(w in german_text for w in (" der ", " die ", " das ")), german_text
     assert await page.locator("#messages article.ephemeral").count() == 1  # not Jonas's
     assert not page.errors and not german.errors
+    # the seat switcher: Zoé's tab now plays as Jonas, and sees Jonas's reply, not hers
+    await page.select_option("#seat", "Jonas")
+    await page.wait_for_url("**/?as=Jonas")
+    await page.wait_for_selector(".status.live")
+    mine = page.locator("#messages article.ephemeral")
+    await mine.first.wait_for()
+    assert await mine.count() == 1 and german_text[:40] in await mine.inner_text()

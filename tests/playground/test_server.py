@@ -33,6 +33,8 @@ async def test_it_serves_its_page_and_assets_and_nothing_else(playground):
         status, _ = await _post(s, playground.url, "/api/command", {"text": "/games"},
                                 Origin="http://evil.example")
         assert status == 403
+        async with s.get(playground.url, headers={"Host": "evil.example"}) as r:
+            assert r.status == 421  # a rebound DNS name does not reach a loopback playground
 
 
 async def test_bad_input_is_answered_not_raised(playground):
