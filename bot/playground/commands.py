@@ -153,6 +153,6 @@ def _value(spec: dict[str, Any], value: str, find_user: Callable[[str], Any]) ->
         user = find_user(value)
         if user is None:
             raise CommandError(f"`{name}`: no member called {value[:40]} here "
-                               f"(a player's name, as in @Ben).")
+                               f"(someone who opened the page, by name: @Ben).")
         return user
     raise CommandError(f"The playground cannot fill `{name}` (an option of type {kind}).")

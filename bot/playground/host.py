@@ -4,7 +4,6 @@ live feed of changes per open page."""
 from __future__ import annotations
 
 import asyncio
-import logging
 import re
 from typing import Any
 
@@ -15,8 +14,10 @@ from .commands import CommandError, Parsed, catalog, entries, parse, too_long
 from .shape import shape
 from .uploads import Uploads
 
-log = logging.getLogger(__name__)
 EPHEMERAL = 64
+#: the stand-in records every request (uploads' bytes included); a playground left running
+#: keeps only the newest (the uploads it still shows are kept by ``Uploads``)
+KEEP_REQUESTS = 64
 #: Discord shows "This interaction failed" when the bot has not answered within 3 s
 ANSWER_WINDOW = 3.0
 _TOKEN = re.compile(r"^/(?:interactions/\d+|webhooks/\d+)/([^/]+)")
@@ -206,6 +207,8 @@ class Playground:
                 if label:
                     self.used[message_id] = (user_id, label)
         self.uploads.keep(message, requests)
+        if len(requests) > 4 * KEEP_REQUESTS:
+            del requests[:-KEEP_REQUESTS]
         self._broadcast_message(message)
 
     def _broadcast_message(self, message: dict[str, Any]) -> None:
