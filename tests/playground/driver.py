@@ -88,10 +88,12 @@ async def _click_and_wait(page: Any, control: Any) -> None:
 
 
 async def take_turn(page: Any, start: str, finish: str | None = None, taps: int = 8,
-                    shoot: Any = None) -> str:
+                    shoot: Any = None) -> str | None:
     """Open the turn menu with the board's ``start`` button, click the first offered choice
     until the move is made (``finish`` clicked when it is enabled); returns the new board
-    picture's address, checked to differ from the one before the move."""
+    picture's address, checked to differ from the one before the move. None when the bot
+    offered no choice (it answered something else: a question waits for the viewer, the
+    turn moved on meanwhile): the caller looks at the page again."""
     before = await board_src(page)
     start_button = page.locator(BOARD).last.locator("button:enabled", has_text=start).first
     await _click_and_wait(page, start_button)
@@ -109,8 +111,15 @@ async def take_turn(page: Any, start: str, finish: str | None = None, taps: int 
             label = await b.inner_text()
             if not any(c in label for c in CONTROLS):
                 choices.append(b)
-        if not choices:  # the move is made; the board is edited a moment later
-            break
+        if not choices:  # the move is made (the board is edited a moment later), or refused
+            said = await menu.inner_text()
+            if "Done" in said:
+                break
+            print(f"no choice offered after {start!r}: {said!r}")  # shown if the test fails
+            try:
+                return await wait_board_change(page, before, timeout=5)
+            except AssertionError:
+                return None
         await _click_and_wait(page, choices[0])
         if shoot is not None:  # a picture of the turn menu half-way, once
             await shoot()
