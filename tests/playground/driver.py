@@ -87,7 +87,7 @@ async def _click_and_wait(page: Any, control: Any) -> None:
         arg=[handle, count], timeout=15_000)
 
 
-async def take_turn(page: Any, start: str, finish: str | None = None, taps: int = 8,
+async def take_turn(page: Any, start: str, finish: str | None = None, taps: int = 16,
                     shoot: Any = None) -> str | None:
     """Open the turn menu with the board's ``start`` button, click the first offered choice
     until the move is made (``finish`` clicked when it is enabled); returns the new board
@@ -97,6 +97,8 @@ async def take_turn(page: Any, start: str, finish: str | None = None, taps: int 
     before = await board_src(page)
     start_button = page.locator(BOARD).last.locator("button:enabled", has_text=start).first
     await _click_and_wait(page, start_button)
+    dead: set[str] = set()   # choices that led to "no legal target: pick another one"
+    last = ""
     for _ in range(taps):
         if await board_src(page) != before:
             break
@@ -109,18 +111,24 @@ async def take_turn(page: Any, start: str, finish: str | None = None, taps: int 
         choices = []
         for b in await menu.locator("button:enabled").all():
             label = await b.inner_text()
-            if not any(c in label for c in CONTROLS):
-                choices.append(b)
+            if not any(c in label for c in CONTROLS) and label not in dead:
+                choices.append((b, label))
         if not choices:  # the move is made (the board is edited a moment later), or refused
             said = await menu.inner_text()
             if "Done" in said:
                 break
+            back = menu.locator("button:enabled", has_text="Back")
+            if last and await back.count():  # a dead end: back, and the next choice
+                dead.add(last)
+                await _click_and_wait(page, back.first)
+                continue
             print(f"no choice offered after {start!r}: {said!r}")  # shown if the test fails
             try:
                 return await wait_board_change(page, before, timeout=5)
             except AssertionError:
                 return None
-        await _click_and_wait(page, choices[0])
+        button, last = choices[0]
+        await _click_and_wait(page, button)
         if shoot is not None:  # a picture of the turn menu half-way, once
             await shoot()
             shoot = None
