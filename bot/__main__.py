@@ -1,4 +1,5 @@
-"""`python -m bot` runs the bot; `python -m bot bench` measures it; `--help` lists both."""
+"""`python -m bot` runs the bot; `python -m bot play` tries it in a browser without Discord;
+`python -m bot bench` measures it; `--help` lists every subcommand."""
 from __future__ import annotations
 
 import argparse
@@ -35,6 +36,11 @@ def _parser() -> argparse.ArgumentParser:
     migrate.add_argument("--quiet", action="store_true", help="no progress bar")
     from .arena import add_arguments
     add_arguments(sub.add_parser("arena", help="play seeded AI-against-AI games and print win rates"))
+    from .playground.run import add_arguments as play_arguments
+    play_arguments(sub.add_parser(
+        "play", help="try the bot in a browser: a local Discord-like page, no token needed",
+        description="Run the real bot against the built-in Discord stand-in and serve a page "
+                    "that works like a Discord channel, at http://127.0.0.1:PORT."))
     return parser
 
 
@@ -113,6 +119,9 @@ def main(argv: list[str] | None = None) -> int:
         return bench_main(json_output=args.json, quick=args.quick, db=args.db)
     if command == "migrate-db":
         return _migrate_db(args)
+    if command == "play":
+        from .playground.run import main as play_main
+        return play_main(args)
     from dotenv import find_dotenv, load_dotenv
     # .env of the directory the bot is started from, not of the installed package
     load_dotenv(find_dotenv(usecwd=True))

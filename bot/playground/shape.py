@@ -1,0 +1,48 @@
+"""A message as the page shows it: Discord's message dict with attachments pointing at
+``/uploads/<id>`` and embed pictures (``attachment://name``) resolved to the same. The text is
+passed on as it is: the page renders it with textContent only."""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from .uploads import Uploads, content_type
+
+EPHEMERAL = 64
+
+
+def shape(message: dict[str, Any], uploads: Uploads) -> dict[str, Any]:
+    files = {}
+    attachments = []
+    for attachment in message.get("attachments") or []:
+        attachment_id = int(attachment["id"])
+        url = f"/uploads/{attachment_id}" if uploads.has(attachment_id) else None
+        files[attachment["filename"]] = url
+        attachments.append({"id": str(attachment_id), "filename": attachment["filename"],
+                            "url": url, "type": content_type(attachment["filename"]),
+                            "description": attachment.get("description") or ""})
+    embeds = copy.deepcopy(message.get("embeds") or [])
+    used = set()
+    for embed in embeds:
+        for key in ("image", "thumbnail"):
+            picture = embed.get(key)
+            if not picture:
+                continue
+            url = picture.get("url") or ""
+            name = url[len("attachment://"):] if url.startswith("attachment://") else None
+            picture["url"] = files.get(name) if name else None
+            picture["filename"] = name or ""
+            used.add(name)
+    author = message.get("author") or {}
+    return {
+        "id": str(message["id"]), "channel_id": str(message["channel_id"]),
+        "author": {"id": str(author.get("id", "")),
+                   "name": author.get("global_name") or author.get("username") or "?",
+                   "bot": bool(author.get("bot"))},
+        "content": message.get("content") or "",
+        "embeds": embeds,
+        "components": message.get("components") or [],
+        "attachments": [a for a in attachments if a["filename"] not in used],
+        "ephemeral": bool((message.get("flags") or 0) & EPHEMERAL),
+        "edited": bool(message.get("edited_timestamp")),
+    }

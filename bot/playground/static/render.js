@@ -1,0 +1,248 @@
+// Renders Discord messages as DOM nodes. Every text goes in with textContent: message text is
+// untrusted. Exposes window.PG.render (message → element) and PG.md (markdown → nodes).
+"use strict";
+window.PG = window.PG || {};
+(function (PG) {
+  function el(tag, cls, text) {
+    const node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+  PG.el = el;
+
+  const INLINE = new RegExp([
+    "\\*\\*([\\s\\S]+?)\\*\\*", "__([\\s\\S]+?)__", "\\*([^*\\n]+?)\\*", "~~([\\s\\S]+?)~~",
+    "`([^`\\n]+)`", "\\[([^\\]\\n]+)\\]\\((https?:\\/\\/[^)\\s]+)\\)", "<@!?(\\d+)>", "<#(\\d+)>",
+    "<t:(-?\\d+)(?::([tTdDfFR]))?>", "<a?:(\\w+):\\d+>", "(https?:\\/\\/[^\\s<>]+[^\\s<>.,;:!?)\\]])",
+  ].join("|"), "g");
+
+  function relative(seconds) {
+    const delta = seconds * 1000 - Date.now();
+    const abs = Math.abs(delta) / 1000;
+    const [n, unit] = abs < 60 ? [Math.round(abs), "second"] : abs < 3600 ? [Math.round(abs / 60), "minute"]
+      : abs < 86400 ? [Math.round(abs / 3600), "hour"] : [Math.round(abs / 86400), "day"];
+    const text = n + " " + unit + (n === 1 ? "" : "s");
+    return delta >= 0 ? "in " + text : text + " ago";
+  }
+
+  function link(text, url) {
+    const jump = /^https:\/\/discord\.com\/channels\/(?:\d+|@me)\/(\d+)(?:\/(\d+))?/.exec(url);
+    const a = el("a", "link");
+    a.append(...inline(text));
+    if (jump) {
+      a.href = "#";
+      a.addEventListener("click", (e) => { e.preventDefault(); PG.jump(jump[1], jump[2]); });
+    } else {
+      a.href = url; a.target = "_blank"; a.rel = "noopener noreferrer";
+    }
+    return a;
+  }
+
+  function inline(text) {
+    const out = [];
+    const re = new RegExp(INLINE.source, "g");  // inline() recurses: one lastIndex per call
+    let last = 0, m;
+    while ((m = re.exec(text)) !== null) {
+      if (m.index > last) out.push(document.createTextNode(text.slice(last, m.index)));
+      last = re.lastIndex;
+      let node;
+      if (m[1] !== undefined) { node = el("strong"); node.append(...inline(m[1])); }
+      else if (m[2] !== undefined) { node = el("u"); node.append(...inline(m[2])); }
+      else if (m[3] !== undefined) { node = el("em"); node.append(...inline(m[3])); }
+      else if (m[4] !== undefined) { node = el("s"); node.append(...inline(m[4])); }
+      else if (m[5] !== undefined) node = el("code", "inline", m[5]);
+      else if (m[6] !== undefined) node = link(m[6], m[7]);
+      else if (m[8] !== undefined) {
+        node = el("span", "mention", "@" + (PG.users[m[8]] || "unknown-user"));
+        if (m[8] === PG.myId) node.classList.add("me");
+      } else if (m[9] !== undefined) {
+        const id = m[9];
+        node = el("a", "mention", "#" + PG.channelName(id));
+        node.href = "#";
+        node.addEventListener("click", (e) => { e.preventDefault(); PG.jump(id); });
+      } else if (m[10] !== undefined) {
+        const when = Number(m[10]);
+        const style = m[11] || "f";
+        node = el("span", "time", style === "R" ? relative(when) : new Date(when * 1000).toLocaleString());
+      } else if (m[12] !== undefined) node = document.createTextNode(":" + m[12] + ":");
+      else if (m[13] !== undefined) node = link(m[13], m[13]);
+      out.push(node);
+    }
+    if (last < text.length) out.push(document.createTextNode(text.slice(last)));
+    return out;
+  }
+
+  PG.md = function md(text) {
+    const box = el("div", "md");
+    for (const line of String(text || "").split("\n")) {
+      let row, body = line;
+      if (/^>>> /.test(line) || /^> /.test(line)) { row = el("blockquote"); body = line.replace(/^>{1,3} /, ""); }
+      else if (/^-# /.test(line)) { row = el("div", "subtext"); body = line.slice(3); }
+      else if (/^#{1,3} /.test(line)) { row = el("div", "h" + line.indexOf(" ")); body = line.replace(/^#+ /, ""); }
+      else row = el("div", "line");
+      row.append(...inline(body));
+      if (!body) row.append(document.createTextNode("\u200b"));
+      box.append(row);
+    }
+    return box;
+  };
+
+  function picture(url, alt, cls) {
+    const img = el("img", cls);
+    img.src = url; img.alt = alt; img.loading = "lazy";
+    return img;
+  }
+
+  function embed(e) {
+    const box = el("div", "embed");
+    if (typeof e.color === "number") box.style.borderLeftColor = "#" + e.color.toString(16).padStart(6, "0");
+    const text = el("div", "embed-text");
+    if (e.author && e.author.name) text.append(el("div", "embed-author", e.author.name));
+    if (e.title) { const t = el("div", "embed-title"); t.append(...inline(e.title)); text.append(t); }
+    if (e.description) { const d = PG.md(e.description); d.classList.add("embed-desc"); text.append(d); }
+    if (e.fields && e.fields.length) {
+      const fields = el("div", "embed-fields");
+      for (const f of e.fields) {
+        const field = el("div", "field" + (f.inline ? " inline" : ""));
+        const name = el("div", "field-name"); name.append(...inline(f.name || ""));
+        field.append(name, PG.md(f.value || ""));
+        fields.append(field);
+      }
+      text.append(fields);
+    }
+    box.append(text);
+    if (e.thumbnail && e.thumbnail.url) box.append(picture(e.thumbnail.url, (e.title || "Picture") + " (thumbnail)", "embed-thumb"));
+    if (e.image && e.image.url) box.append(picture(e.image.url, (e.title ? e.title + " — " : "") + "picture " + (e.image.filename || ""), "embed-image"));
+    if (e.footer && e.footer.text) box.append(el("div", "embed-footer", e.footer.text));
+    return box;
+  }
+
+  const STYLES = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link"};
+
+  function button(c, message) {
+    const b = el("button", "btn " + (STYLES[c.style] || "secondary"));
+    b.type = "button";
+    if (c.emoji) b.append(el("span", "emoji", c.emoji.id ? ":" + c.emoji.name + ":" : c.emoji.name));
+    if (c.label) b.append(el("span", "label", c.label));
+    b.disabled = !!c.disabled;
+    if (c.style === 5 && c.url) {
+      b.append(el("span", "ext", " ↗"));
+      b.addEventListener("click", () => {
+        const jump = /^https:\/\/discord\.com\/channels\/(?:\d+|@me)\/(\d+)(?:\/(\d+))?/.exec(c.url);
+        if (jump) PG.jump(jump[1], jump[2]);
+        else if (/^https?:\/\//.test(c.url)) window.open(c.url, "_blank", "noopener,noreferrer");
+      });
+    } else {
+      b.dataset.customId = c.custom_id || "";
+      b.addEventListener("click", () => PG.click(message, c.custom_id, null, b));
+    }
+    return b;
+  }
+
+  function select(c, message) {
+    const s = el("select", "menu");
+    const placeholder = c.placeholder || "Make a selection";
+    s.setAttribute("aria-label", placeholder);
+    const first = el("option", null, placeholder);
+    first.value = ""; first.disabled = true;
+    s.append(first);
+    let chosen = false;
+    const options = c.type === 3 ? (c.options || [])
+      : c.type === 5 ? Object.entries(PG.users).map(([id, name]) => ({value: id, label: name})) : [];
+    for (const o of options) {
+      const opt = el("option", null, (o.emoji && !o.emoji.id ? o.emoji.name + " " : "") + o.label);
+      opt.value = o.value;
+      if (o.description) opt.title = o.description;
+      if (o.default) { opt.selected = true; chosen = true; }
+      s.append(opt);
+    }
+    if (!chosen) first.selected = true;
+    s.disabled = !!c.disabled || !options.length;
+    s.addEventListener("change", () => { if (s.value) PG.click(message, c.custom_id, [s.value], s); });
+    return s;
+  }
+
+  function components(message) {
+    const box = el("div", "components");
+    for (const row of message.components || []) {
+      const line = el("div", "row");
+      for (const c of row.type === 1 ? row.components || [] : [row]) {
+        if (c.type === 2) line.append(button(c, message));
+        else if (c.type >= 3 && c.type <= 8) line.append(select(c, message));
+        else if (c.type === 10 && c.content) line.append(PG.md(c.content));
+      }
+      box.append(line);
+    }
+    return box;
+  }
+
+  function colour(id) {
+    let h = 0;
+    for (const ch of String(id)) h = (h * 31 + ch.charCodeAt(0)) % 360;
+    return "hsl(" + h + " 45% 45%)";
+  }
+
+  // Discord shows a run of messages by one author under one name and avatar.
+  PG.group = function group(node) {
+    if (!node || !node.dataset || !node.dataset.author) return;
+    const prev = node.previousElementSibling;
+    node.classList.toggle("cont", !!prev && prev.dataset.author === node.dataset.author
+                          && !node.dataset.alone && !prev.dataset.alone);
+  };
+
+  PG.render = function render(m) {
+    const node = el("article", "msg" + (m.ephemeral ? " ephemeral" : "") + (m.notice ? " notice" : ""));
+    node.id = "m-" + m.id;
+    node.dataset.author = m.author.id;
+    if (m.used || m.ephemeral) node.dataset.alone = "1";
+    if (m.content && PG.myId && m.content.includes("<@" + PG.myId + ">")) node.classList.add("mentioned");
+    if (m.used) {
+      const used = el("div", "used");
+      used.append(el("span", "mention", "@" + (PG.users[m.used.user] || "someone")), " used ",
+                  el("span", "cmd", m.used.command));
+      node.append(used);
+    }
+    const avatar = el("div", "avatar", (m.author.name || "?").slice(0, 1).toUpperCase());
+    avatar.style.background = m.author.bot ? "#5865f2" : m.notice ? "#ed4245" : colour(m.author.id);
+    avatar.setAttribute("aria-hidden", "true");
+    const body = el("div", "body");
+    const head = el("div", "head");
+    head.append(el("span", "author", m.author.name));
+    if (m.author.bot) head.append(el("span", "tag", "APP"));
+    if (m.edited) head.append(el("span", "edited", "(edited)"));
+    body.append(head);
+    const empty = !m.content && !(m.embeds || []).length && !(m.attachments || []).length && !(m.components || []).length;
+    if (m.content) body.append(PG.md(m.content));
+    if (empty && m.author.bot) body.append(el("div", "thinking", "Tabletop is thinking…"));
+    for (const e of m.embeds || []) body.append(embed(e));
+    for (const a of m.attachments || []) {
+      if (a.url && a.type.startsWith("image/")) body.append(picture(a.url, a.description || "Picture " + a.filename, "attachment"));
+      else if (a.url) {
+        const file = el("a", "file", "📎 " + a.filename);
+        file.href = a.url; file.target = "_blank"; file.rel = "noopener";
+        body.append(file);
+      }
+    }
+    if ((m.components || []).length) body.append(components(m));
+    body.append(el("div", "failed"));
+    const thread = PG.threadOf(m.id);
+    if (thread) {
+      const a = el("a", "thread-link", "🧵 " + thread.name);
+      a.href = "#";
+      a.addEventListener("click", (e) => { e.preventDefault(); PG.jump(thread.id); });
+      body.append(a);
+    }
+    if (m.ephemeral) {
+      const eph = el("div", "eph");
+      eph.append(el("span", null, "👁 Only you can see this · "));
+      const dismiss = el("a", "dismiss", "Dismiss message");
+      dismiss.href = "#";
+      dismiss.addEventListener("click", (e) => { e.preventDefault(); PG.dismiss(m.id); });
+      eph.append(dismiss);
+      body.append(eph);
+    }
+    node.append(avatar, body);
+    return node;
+  };
+})(window.PG);

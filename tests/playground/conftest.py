@@ -1,0 +1,65 @@
+"""A playground per test (the real bot behind the page, AI pause 0, on a free loopback port)
+and headless Chromium from Debian's package driven by Playwright (never a downloaded browser).
+Without Chromium or Playwright the browser tests are skipped with the reason shown; with
+CI=true they must run."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bot.playground.host import Playground
+from bot.playground.run import settings_for
+from bot.playground.server import bound_port, serve, stop
+from bot.store import Store
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+#: without the background-networking flags Chromium misbehaves on a closed network
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def browser_missing() -> str | None:
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed (pip install -e '.[test]')"
+    if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
+        return f"Chromium is not installed at {CHROMIUM} (apt install chromium)"
+    return None
+
+
+@pytest.fixture
+async def browser():
+    reason = browser_missing()
+    if reason is not None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI must run the browser tests, but: {reason}")
+        pytest.skip(f"browser tests skipped: {reason}")
+    from playwright.async_api import async_playwright
+    path = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    async with async_playwright() as p:
+        chromium = await p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield chromium
+        await chromium.close()
+
+
+@pytest.fixture
+async def playground(tmp_path: Path):
+    settings = settings_for(tmp_path / "bot.sqlite3", ai_pause=0.0)
+    store = await Store.open(settings.database)
+    pg = await Playground.start(settings, store)
+    runner = await serve(pg, "127.0.0.1", 0)
+    pg.url = f"http://127.0.0.1:{bound_port(runner)}/"  # type: ignore[attr-defined]
+    yield pg
+    await stop(pg, runner)
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    """Where screenshots go: PLAYGROUND_SCREENSHOTS to keep and look at them, else tmp."""
+    folder = Path(os.environ.get("PLAYGROUND_SCREENSHOTS") or tmp_path / "shots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

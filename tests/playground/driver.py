@@ -1,0 +1,151 @@
+"""Playing through the page as a person would: read the board and the buttons offered, click
+the first legal choice. Only the page's HTML is read (English labels of the board's buttons,
+the mention of the viewer that marks whose turn it is); nothing of the bot is imported."""
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+#: buttons of a turn's private menu that are not a choice of the move itself
+CONTROLS = ("Send turn", "Undo", "Back", "End turn", "My cards", "My colour", "Resign",
+            "Abandon", "Offer draw", "Ask", "Dismiss")
+BOARD = "#messages article:not(.ephemeral):has(img.embed-image)"
+EPHEMERAL = "#messages article.ephemeral"
+
+
+async def open_page(browser: Any, url: str, name: str, width: int = 1280, locale: str = "en-US"):
+    context = await browser.new_context(viewport={"width": width, "height": 900}, locale=locale)
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    await page.goto(f"{url}?as={name}")
+    await page.wait_for_selector(".status.live")
+    return page
+
+
+async def send(page: Any, text: str) -> None:
+    box = page.get_by_placeholder("Message")
+    await box.fill(text)
+    await box.press("Enter")
+
+
+async def open_thread(page: Any, name_part: str) -> None:
+    link = page.locator("#channels a.chan", has_text=name_part).last
+    await link.wait_for(state="attached")
+    if await page.locator("#menu").is_visible():  # a phone: the channel list slides in
+        await page.locator("#menu").click()
+    await link.click()
+    await page.locator(BOARD).last.wait_for(timeout=20_000)
+
+
+async def board_src(page: Any) -> str | None:
+    boards = page.locator(BOARD)
+    if not await boards.count():
+        return None
+    return await boards.last.locator("img.embed-image").first.get_attribute("src")
+
+
+async def is_over(page: Any) -> bool:
+    return await page.locator(BOARD).last.get_by_role("button", name="Rematch").count() > 0
+
+
+async def my_turn(page: Any) -> bool:
+    """The board's description names the player to move; the viewer's own mention is marked."""
+    return await page.locator(BOARD).last.locator(".embed-desc .mention.me").count() > 0
+
+
+async def answer_questions(page: Any, answer: str = "No") -> bool:
+    """A teammate's question to the viewer (Narabi's Ask: Yes/No buttons under a message that
+    mentions them) is answered, as a person would before the game goes on."""
+    asked = page.locator("#messages article:not(.ephemeral)").filter(
+        has=page.locator(".mention.me")).filter(has=page.locator("button:enabled", has_text=answer))
+    if not await asked.count():
+        return False
+    await _click_and_wait(page, asked.last.locator("button:enabled", has_text=answer).last)
+    return True
+
+
+async def wait_board_change(page: Any, src: str | None, timeout: float = 30) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = await board_src(page)
+        if now and now != src:
+            return now
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the board picture did not change within {timeout} s")
+
+
+async def _click_and_wait(page: Any, control: Any) -> None:
+    handle = await control.element_handle()
+    count = await page.locator(EPHEMERAL).count()
+    await control.click()
+    await page.wait_for_function(
+        "([b, n]) => !b.isConnected || document.querySelectorAll('article.ephemeral').length !== n",
+        arg=[handle, count], timeout=15_000)
+
+
+async def take_turn(page: Any, start: str, finish: str | None = None, taps: int = 16,
+                    shoot: Any = None) -> str | None:
+    """Open the turn menu with the board's ``start`` button, click the first offered choice
+    until the move is made (``finish`` clicked when it is enabled); returns the new board
+    picture's address, checked to differ from the one before the move. None when the bot
+    offered no choice (it answered something else: a question waits for the viewer, the
+    turn moved on meanwhile): the caller looks at the page again."""
+    before = await board_src(page)
+    start_button = page.locator(BOARD).last.locator("button:enabled", has_text=start).first
+    await _click_and_wait(page, start_button)
+    dead: set[str] = set()   # choices that led to "no legal target: pick another one"
+    last = ""
+    for _ in range(taps):
+        if await board_src(page) != before:
+            break
+        menu = page.locator(EPHEMERAL).last
+        if finish:
+            done = menu.locator("button:enabled", has_text=finish)
+            if await done.count():
+                await _click_and_wait(page, done.first)
+                break
+        choices = []
+        for b in await menu.locator("button:enabled").all():
+            label = await b.inner_text()
+            if not any(c in label for c in CONTROLS) and label not in dead:
+                choices.append((b, label))
+        if not choices:  # the move is made (the board is edited a moment later), or refused
+            said = await menu.inner_text()
+            if "Done" in said:
+                break
+            back = menu.locator("button:enabled", has_text="Back")
+            if last and await back.count():  # a dead end: back, and the next choice
+                dead.add(last)
+                await _click_and_wait(page, back.first)
+                continue
+            print(f"no choice offered after {start!r}: {said!r}")  # shown if the test fails
+            try:
+                return await wait_board_change(page, before, timeout=5)
+            except AssertionError:
+                return None
+        button, last = choices[0]
+        await _click_and_wait(page, button)
+        if shoot is not None:  # a picture of the turn menu half-way, once
+            await shoot()
+            shoot = None
+    return await wait_board_change(page, before)
+
+
+async def screenshot(page: Any, folder: Path, name: str, width: int) -> None:
+    """A picture of the page at ``width`` px; nothing may stick out sideways."""
+    await page.set_viewport_size({"width": width, "height": 900 if width > 600 else 780})
+    await asyncio.sleep(0.2)
+    await page.screenshot(path=str(folder / f"{name}-{width}.png"))
+    overflow = await page.evaluate("document.documentElement.scrollWidth")
+    assert overflow <= width, f"{name}: the page is {overflow} px wide at {width} px"
+
+
+async def check_page(page: Any) -> None:
+    """Plain HTML a test can read: every picture has alt text, no script error happened."""
+    alts = await page.eval_on_selector_all("img", "imgs => imgs.map(i => i.alt)")
+    assert alts and all(alt.strip() for alt in alts), alts
+    assert not page.errors, page.errors

@@ -1,0 +1,97 @@
+"""The playground's server without a browser: what it serves and refuses, who sees which
+message, and that `python -m bot play` starts with no token and no configuration."""
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+
+from aiohttp import ClientSession
+
+from bot.testing.fake_discord import find_component
+
+
+async def _post(session, url, path, body, **headers):
+    async with session.post(url.rstrip("/") + path, json=body, headers=headers) as r:
+        return r.status, (await r.json() if r.content_type == "application/json" else await r.text())
+
+
+async def test_it_serves_its_page_and_assets_and_nothing_else(playground):
+    async with ClientSession() as s:
+        for path, kind in (("/", "text/html"), ("/static/app.js", "text/javascript"),
+                           ("/static/render.js", "text/javascript"), ("/static/style.css", "text/css")):
+            async with s.get(playground.url.rstrip("/") + path) as r:
+                assert r.status == 200 and r.content_type == kind
+                assert "script-src 'self'" in r.headers["Content-Security-Policy"]
+        for path in ("/static/../host.py", "/static/host.py", "/uploads/1", "/uploads/../../etc/passwd",
+                     "/etc/passwd", "/static/%2e%2e/host.py", "/uploads/abc"):
+            async with s.get(playground.url.rstrip("/") + path) as r:
+                assert r.status == 404, path
+        async with s.post(playground.url + "api/command", data="text=/games") as r:
+            assert r.status == 415  # a form from another site cannot post here
+        status, _ = await _post(s, playground.url, "/api/command", {"text": "/games"},
+                                Origin="http://evil.example")
+        assert status == 403
+        async with s.get(playground.url, headers={"Host": "evil.example"}) as r:
+            assert r.status == 421  # a rebound DNS name does not reach a loopback playground
+
+
+async def test_bad_input_is_answered_not_raised(playground):
+    async with ClientSession() as s:
+        for text, answer in (("/dance", "is not a command"), ("x" * 10_000, "2,000 or fewer"),
+                             ("/narabi start players:9", "between 3 and 5"),
+                             ("/sensei move", "is required")):
+            status, body = await _post(s, playground.url, "/api/command", {"text": text})
+            assert status == 200 and answer in body["error"], (text, body)
+        status, body = await _post(s, playground.url, "/api/click",
+                                   {"message": "12", "custom_id": "sensei:1:move"})
+        assert body == {"error": "Unknown message: it was deleted."}
+        status, _ = await _post(s, playground.url, "/api/click", {"message": "x", "custom_id": 3})
+        assert status == 400
+
+
+async def test_an_ephemeral_reply_is_shown_only_to_who_asked(playground):
+    ana = playground.member("Ana")
+    ben = playground.member("Ben")
+    assert await playground.command(ana, "/sensei rules", playground.channel_id) == {"ok": True}
+    await playground.harness.settle()
+    mine = [m for m in playground.snapshot(ana)["messages"] if m["ephemeral"]]
+    assert mine and mine[0]["used"]["command"] == "/sensei rules"
+    assert not [m for m in playground.snapshot(ben)["messages"] if m["ephemeral"]]
+    # a click on a message Ben cannot see is refused like an unknown message
+    answer = await playground.click(ben, int(mine[0]["id"]), "x", None)
+    assert answer == {"error": "Unknown message: it was deleted."}
+
+
+async def test_board_pictures_are_served_from_the_bot_uploads(playground):
+    ana = playground.member("Ana")
+    await playground.command(ana, "/sarena start ai:easy", playground.channel_id)
+    await playground.harness.settle()
+    boards = [m for m in playground.snapshot(ana)["messages"]
+              if any((e.get("image") or {}).get("url") for e in m["embeds"])]
+    assert boards
+    url = boards[-1]["embeds"][0]["image"]["url"]
+    async with ClientSession() as s:
+        async with s.get(playground.url.rstrip("/") + url) as r:
+            assert r.status == 200 and r.content_type == "image/png"
+            assert (await r.read()).startswith(b"\x89PNG")
+    assert find_component(playground.fake.messages[int(boards[-1]["id"])], "move")
+
+
+async def test_play_starts_with_no_token_and_no_configuration(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
+    env["PYTHONPATH"] = os.getcwd()
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "play", "--port", "0", "--no-browser", cwd=tmp_path,
+        env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        line = (await asyncio.wait_for(process.stdout.readline(), 60)).decode()
+        assert line.startswith("Playground ready: http://127.0.0.1:"), line
+        url = line.split()[2]
+        async with ClientSession() as s, s.get(url) as r:
+            assert r.status == 200 and 'placeholder="Message' in await r.text()
+    finally:
+        process.send_signal(signal.SIGINT)
+        code = await asyncio.wait_for(process.wait(), 30)
+    assert code == 0, (await process.stderr.read()).decode()[-2000:]
