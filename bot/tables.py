@@ -363,8 +363,9 @@ class TableService:
             self.check_startable(live, user_id)
             seed = secrets.randbits(63) if seed is None else seed
             game = live.cls.new(len(live.row.seats), live.row.options, seed)
+            # Who plays first is said as dealt: an AI seat may have moved before it is posted.
             steps: list[tuple[str, dict[str, Any]]] = [("thread", {"use": use_thread}),
-                                                       ("announce", {})]
+                                                       ("announce", {"first": game.to_move})]
             steps += [("dm", {"seat": seat, "hand": True}) for seat in range(len(live.row.seats))
                       if game.private_view(seat) and live.row.seats[seat].person]
             clock = self._clock_for(live.row, game.to_move)

@@ -720,7 +720,7 @@ class GameCog(commands.GroupCog):
         if kind == "thread":
             await self._open_thread(live, bool(payload.get("use")))
         elif kind == "announce":
-            await self._announce_start(live)
+            await self._announce_start(live, payload.get("first", self.game(live).to_move))
         elif kind == "log":
             await self._post_log(live, payload)
         elif kind == "dm":
@@ -822,11 +822,9 @@ class GameCog(commands.GroupCog):
                 return
         await self.tables.set_surface(live, thread_id=thread_id)
 
-    async def _announce_start(self, live: LiveTable) -> None:
+    async def _announce_start(self, live: LiveTable, first: int | None) -> None:
         locale = live.row.locale
-        game = self.game(live)
         players = " ".join(self.mention(live, s.seat) for s in live.row.seats)
-        first = game.to_move
         await self.post(live, t("game.started", locale, players=players,
                                 first=self.mention(live, first) if first is not None else "—"),
                         mentions=True)

@@ -368,3 +368,15 @@ async def test_a_failed_search_still_plays_a_legal_move(harness, players):
     live = await h.bot.tables.get(table.id)
     assert live.game.to_move == 0 and live.row.version >= 2  # the AI moved anyway
 
+
+
+async def test_the_start_names_the_ai_that_plays_first_even_after_it_moved(harness, players):
+    """The start line is posted after the deal; an AI that moves first has already played by
+    then, yet the line names who was dealt the first turn."""
+    h = harness
+    table = await solo_table(h, players[0], "sensei", ai="easy", first="red")
+    live = await h.bot.tables.get(table.id)
+    assert live.game.turn > 1  # the AI has played its first turn
+    started = next(line for line in thread_lines(h, table) if "plays first" in line)
+    first = started.rsplit("—", 1)[1]
+    assert "AI · Easy" in first and "<@" not in first, started
