@@ -80,12 +80,9 @@ class Budget:
         heapq.heappush(self._waiting, (0 if URGENT.get() else 1, next(self._order), future))
         self._schedule()
         started = now
-        try:
-            await future
-        except asyncio.CancelledError:
-            if future.done() and not future.cancelled():
-                self._window.pop()  # the place it was given goes back
-            raise
+        # A call cancelled after it was given its place leaves the place spent: the window
+        # only ever counts too many, never too few.
+        await future
         self.waited += self._clock() - started
 
     def _schedule(self) -> None:

@@ -980,8 +980,8 @@ class GameCog(commands.GroupCog):
             await self.tables.set_dm_open(live, seat, True)
 
     def told_privately(self, outcome: Outcome, locale: str) -> str:
-        """What the mover's own hand gained, for the answer to their click: the mover is told
-        there, never by DM (``perform`` queues no DM for them)."""
+        """What the mover's own hand gained, for the answer to their click (with
+        ``perform(…, mover_told=True)`` no DM is queued for them)."""
         change = outcome.private_changed.get(outcome.seat)
         if change is None or outcome.table.row.status != "playing":
             return ""
@@ -1002,22 +1002,25 @@ class GameCog(commands.GroupCog):
 
     async def perform(self, interaction: discord.Interaction, table_id: int,
                       action: Mapping[str, Any], version: int | None,
-                      route_: Route | None = None) -> Outcome | None:
+                      route_: Route | None = None, *, mover_told: bool = False) -> Outcome | None:
         """Apply and commit an action; on refusal answer ephemerally and return None.
 
         The caller acknowledges the click (the action is durable by then), then calls
-        ``publish``.
+        ``publish``. ``mover_told``: the caller's answer includes ``told_privately(outcome)``,
+        so the mover gets no DM of what their own hand gained.
         """
-        return await self.perform_all(interaction, table_id, [action], version, route_)
+        return await self.perform_all(interaction, table_id, [action], version, route_,
+                                      mover_told=mover_told)
 
     async def perform_all(self, interaction: discord.Interaction, table_id: int,
                           actions: list[Mapping[str, Any]], version: int | None,
-                          route_: Route | None = None) -> Outcome | None:
+                          route_: Route | None = None, *,
+                          mover_told: bool = False) -> Outcome | None:
         """``perform`` for several actions of one seat, applied as one unit or not at all."""
         try:
             outcome = await self.tables.act_many(table_id, interaction.user.id, actions,
                                                  expected_version=version, game_key=self.game_key,
-                                                 mover_told=True)
+                                                 mover_told=mover_told)
         except (TableError, IllegalAction) as exc:
             await self.refuse(interaction, exc, route_)
             return None

@@ -254,7 +254,8 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         version = self.version_of(route_)
         action = {"type": "switch", "card": _int_arg(route_, 1),
                   "target": _int_choice(interaction, route_, 2)}
-        outcome = await self.perform(interaction, route_.table, action, version, route_)
+        outcome = await self.perform(interaction, route_.table, action, version, route_,
+                                     mover_told=True)
         if outcome is None:
             return
         event = outcome.events[0]
