@@ -16,7 +16,7 @@ from .games import Game
 from .registry import entry
 
 #: "random" is uniform over the legal actions: the yardstick the arena measures the others by.
-LEVELS = ("random", "easy", "medium", "hard")
+LEVELS = ("random", "easy", "medium", "hard", "expert")
 PLAYER_LEVELS = ("easy", "medium", "hard")
 
 

@@ -349,7 +349,7 @@ def test_loading_the_ai_pulls_in_neither_the_store_nor_discord_nor_pillow():
 
 # -- choose_action ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("level", ["", "HARD", "expert", "Random", None, 3])
+@pytest.mark.parametrize("level", ["", "HARD", "master", "Random", None, 3])
 def test_unknown_levels_are_rejected(level):
     for key in GAME_KEYS:
         game = next(positions(key, 1, seed=6))

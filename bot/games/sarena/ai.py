@@ -465,7 +465,7 @@ def search(table: Table, beliefs: Beliefs, budget: int, rng: random.Random) -> i
 #: easy plays a random move this often, so it is beatable and not fully predictable
 EASY_SLIP = 0.25
 #: search budgets in simulated moves (a random game from the deal is about 29 moves)
-BUDGETS = {"medium": 12_000, "hard": 90_000}
+BUDGETS = {"medium": 12_000, "hard": 90_000, "expert": 90_000}
 
 
 def choose(view: Mapping[str, Any], level: str, rng: random.Random) -> dict[str, Any]:
@@ -473,7 +473,7 @@ def choose(view: Mapping[str, Any], level: str, rng: random.Random) -> dict[str,
     if level == "easy":
         edge = _greedy(table, rng)
     elif level in BUDGETS:
-        evidence = colour_evidence(table, view.get("history", ())) if level == "hard" else None
+        evidence = colour_evidence(table, view.get("history", ())) if level in ("hard", "expert") else None
         edge = search(table, Beliefs(table, evidence), BUDGETS[level], rng)
     else:
         raise ValueError(f"sarena AI: unknown level {level!r}")

@@ -29,7 +29,7 @@ from .game import STONE_MOVES_PER_TURN, Sensei
 from .moves import character_targets, stone_destinations
 from .notation import MAX_ACTIONS
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 
 WIN = 1_000_000
 #: a position whose side to move threatens to win: lost, barring a blunder
