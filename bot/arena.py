@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from .ai import LEVELS, choose_action, seat_view
@@ -74,20 +77,37 @@ def play_one(game_key: str, levels: list[str], options: dict[str, Any], seed: in
     return game.result()
 
 
+def _play_numbered(game_key: str, a: str, b: str, seats: int, options: dict[str, Any], seed: int,
+                   i: int) -> tuple[Any, dict[str, list[float]]]:
+    """Game number ``i`` of a match, with its think times (run in a worker with --jobs)."""
+    if game_class(game_key).cooperative:
+        levels = [a] * seats
+    else:
+        levels = [a if s == i % seats else b for s in range(seats)]
+    think: dict[str, list[float]] = {}
+    return play_one(game_key, levels, options, seed * 1_000_003 + i, think), think
+
+
 def run(game_key: str, a: str, b: str, games: int, seed: int, seats: int | None = None,
-        options: dict[str, Any] | None = None) -> Tally:
+        options: dict[str, Any] | None = None, jobs: int = 1) -> Tally:
+    """A match of ``games`` games. With ``jobs`` > 1 the games are played in that many processes;
+    each game is seeded by its number, so the outcome is the same whatever ``jobs`` is."""
     cls = game_class(game_key)
     seats = seats or cls.min_seats
     options = cls.normalize_options(options)
     tally = Tally()
-    for i in range(games):
-        if cls.cooperative:
-            levels, mine = [a] * seats, None
-        else:
-            mine = i % seats
-            levels = [a if s == mine else b for s in range(seats)]
+    play = partial(_play_numbered, game_key, a, b, seats, options, seed)
+    if jobs > 1:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            played = list(pool.map(play, range(games)))
+    else:
+        played = [play(i) for i in range(games)]
+    for i, (result, think) in enumerate(played):
+        for level, times in think.items():
+            tally.think.setdefault(level, []).extend(times)
+        mine = None if cls.cooperative else i % seats
         deal_seed = seed * 1_000_003 + i
-        result = play_one(game_key, levels, options, deal_seed, tally.think)
         if cls.cooperative:
             _tally_par(tally, game_key, seats, options, deal_seed, result)
         tally.games += 1
@@ -148,6 +168,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--b", default="random", choices=LEVELS, help="its opponents' level")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="play games in this many processes (think times then include the "
+                             "machine being shared; the outcome does not change)")
     parser.add_argument("--seats", type=int, default=None, help="players per game (default: the fewest the game allows)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a game option, e.g. version=shizukana or fair=true")
@@ -162,6 +185,7 @@ def main(args: argparse.Namespace) -> int:
     for item in args.option:
         name, _, value = item.partition("=")
         options[name] = _option_value(value)
-    tally = run(args.game, args.a, args.b, args.games, args.seed, args.seats, options)
+    tally = run(args.game, args.a, args.b, args.games, args.seed, args.seats, options,
+                args.jobs)
     print(report(args.game, args.a, args.b, tally))
     return 0
