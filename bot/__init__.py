@@ -1,1 +1,14 @@
-"""Tabletop bot runtime: configuration, store, tables, routing, translation."""
+"""A Discord bot for hidden-information board games. Its floors, lowest first; a module imports
+only from its own floor or the ones below it:
+
+- ``games``     the rules, solvers and AI players of every game, and their registry (pure);
+- ``errors``, ``config``, ``logs``, ``i18n``, ``glossary``   settings and words;
+- ``store``     SQLite and PostgreSQL behind one ``Store``;
+- ``domain``    live tables and their moves, ratings, records;
+- ``runtime``   AI seats, the search processes, the turn clock, upkeep;
+- ``ui``        the Discord surface every game shares (the cogs in ``cogs/`` build on it);
+- ``client``    the discord.py client that assembles the floors;
+- ``testing``, ``playground``, ``tools``   a Discord stand-in, the playground, bench and arena.
+
+Board pictures are drawn by the separate ``render`` package (Pillow), which sees only public views.
+"""

@@ -34,7 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     migrate.add_argument("--to", dest="target", required=True, metavar="URL",
                          help="postgresql://user:password@host/database or sqlite:///…")
     migrate.add_argument("--quiet", action="store_true", help="no progress bar")
-    from .arena import add_arguments
+    from .tools.arena import add_arguments
     add_arguments(sub.add_parser("arena", help="play seeded AI-against-AI games and print win rates"))
     from .playground.run import add_arguments as play_arguments
     play_arguments(sub.add_parser(
@@ -112,10 +112,10 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     command = args.command or "run"
     if command == "arena":
-        from .arena import main as arena_main
+        from .tools.arena import main as arena_main
         return arena_main(args)
     if command == "bench":
-        from .bench import main as bench_main
+        from .tools.bench import main as bench_main
         return bench_main(json_output=args.json, quick=args.quick, db=args.db)
     if command == "migrate-db":
         return _migrate_db(args)

@@ -12,14 +12,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from .autoplay import AutoPlayer
+from .runtime.autoplay import AutoPlayer
 from .config import Settings
-from .heap import QuietCollector
+from .runtime.heap import QuietCollector
 from .i18n import t
 from .store import Store, StoreFailure
-from .tables import LiveTable, TableService
-from .thinkpool import ThinkPool
-from .turnclock import TurnClock
+from .domain.tables import LiveTable, TableService
+from .runtime.thinkpool import ThinkPool
+from .runtime.turnclock import TurnClock
 from .ui.budget import URGENT, Budget, pace
 from .ui.dms import DirectMessages
 from .ui.reconcile import Reconciler
@@ -27,7 +27,7 @@ from .ui.relay import Relay
 from .ui.replies import ephemeral
 from .ui.router import Router
 from .ui.translator import CatalogTranslator
-from .upkeep import Upkeep
+from .runtime.upkeep import Upkeep
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ def extensions() -> list[str]:
     that are not about one game."""
     import cogs
 
-    from .registry import games
+    from .games.registry import games
 
     found = {f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__)
              if not m.name.startswith("_")}

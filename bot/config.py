@@ -7,15 +7,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
+from .errors import ConfigError
+
 DEFAULT_DATABASE_PATH = "data/tabletop.sqlite3"
 _LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 # Bot tokens are three base64url segments separated by dots; checking the shape catches
 # pasted client secrets and quoted values before Discord rejects them at login.
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{20,}$")
-
-
-class ConfigError(Exception):
-    """A configuration problem, worded as what the server owner should fix."""
 
 
 DEFAULT_LOBBY_TTL_HOURS = 24.0
@@ -221,20 +219,3 @@ def _number(env: Mapping[str, str], name: str, unit: str, *, minimum: float,
             f"a number (at least {minimum:g})"
         raise ConfigError(f"{name} must be {what} of {unit}; got {text!r}.")
     return value
-
-
-def check_database_path(path: Path) -> None:
-    """Fail early, with a sentence, when the database file cannot be created or written."""
-    if path.exists() and path.is_dir():
-        raise ConfigError(f"DATABASE_PATH {path} is a directory: point it at a file, "
-                          f"e.g. {path / 'tabletop.sqlite3'}.")
-    parent = path.parent if str(path.parent) else Path(".")
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ConfigError(f"cannot create the folder for DATABASE_PATH {path}: {exc.strerror}. "
-                          "Choose a writable location.") from None
-    target = path if path.exists() else parent
-    if not os.access(target, os.W_OK):
-        raise ConfigError(f"DATABASE_PATH {path} is not writable by this user: fix the "
-                          "permissions or choose another path.")

@@ -13,9 +13,9 @@ from discord.ext import commands
 
 from bot.games import game_class
 from bot.i18n import t
-from bot.records import coop_records, team_records
+from bot.domain.records import coop_records, team_records
 from render.chart import rating_chart
-from bot.registry import keys
+from bot.games.registry import keys
 from bot.store import DEFAULT_TURN_LIMIT
 from bot.ui.gamecog import POLICIES, TURN_LIMITS, limit_text
 from bot.ui.replies import ephemeral, update_message

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.games import game_class
 from bot.i18n import t
-from bot.registry import is_game, keys
+from bot.games.registry import is_game, keys
 from bot.ui.replies import ephemeral, update_message
 from bot.ui.translator import command_name, command_text, named_options
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-import bot.tables as tables_module
+import bot.domain.tables as tables_module
 
 from bot.testing.fake_discord import Harness, components_of
 # The steps a person's clicks take live with the bench's copy of them; tests import them here.

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from .. import ratings
+from ..domain import ratings
 from .errors import LobbyExists, StaleWrite, StoreFailure
 from .rows import (SeatRow, TableRow, TABLE_COLUMNS, dumps, loads, pack_log, row_to_table,
                    unpack_log)

@@ -148,7 +148,7 @@ class PostgresBackend:
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = 20) -> "PostgresBackend":
-        from ..config import ConfigError
+        from ..errors import ConfigError
         try:
             # Every connection opened up front and kept: one opened during a burst of clicks
             # costs that click tens of milliseconds.

@@ -169,7 +169,7 @@ class SqliteBackend:
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> "SqliteBackend":
-        from ..config import ConfigError, check_database_path
+        from ..errors import ConfigError, check_database_path
         path = Path(path)
         check_database_path(path)
         loop = asyncio.get_running_loop()

@@ -127,7 +127,7 @@ def report(counts: list[Counts]) -> str:
 async def migrate_db(source_url: str, target_url: str, *, progress: bool = True,
                      out: TextIO = sys.stderr) -> list[Counts]:
     """Open both (each migrated to this bot's schema), copy, close."""
-    from ..config import ConfigError
+    from ..errors import ConfigError
     if source_url.strip() == target_url.strip():
         raise ConfigError("--from and --to are the same database.")
     for url, flag in ((source_url, "--from"), (target_url, "--to")):

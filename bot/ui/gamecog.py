@@ -14,12 +14,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..ai import PLAYER_LEVELS
+from ..games.ai import PLAYER_LEVELS
 from ..games import Game, IllegalAction, game_class
 from ..i18n import t
 from ..store import SeatRow, StoreFailure
-from ..tables import LiveTable, Outcome, TableError, closed_error
-from ..thinkpool import ThinkFailed, ThinkTimeout
+from ..domain.tables import LiveTable, Outcome, TableError, closed_error
+from ..runtime.thinkpool import ThinkFailed, ThinkTimeout
 from .limits import clip, CONTENT, EMBED_DESCRIPTION, THREAD_NAME
 from .dms import DmsClosed
 from .permissions import REQUIRED, missing_for_game, missing_from_error, missing_in_channel

@@ -16,7 +16,7 @@ import aiohttp
 import discord
 
 from ..store import StoreFailure
-from ..thinkpool import ThinkFailed, ThinkTimeout
+from ..runtime.thinkpool import ThinkFailed, ThinkTimeout
 
 if TYPE_CHECKING:
     from ..client import TabletopBot

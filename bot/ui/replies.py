@@ -9,7 +9,7 @@ import discord
 from ..games import IllegalAction
 from ..i18n import has, t
 from ..store import StoreFailure
-from ..tables import TableError
+from ..domain.tables import TableError
 from .limits import CONTENT, clip
 
 

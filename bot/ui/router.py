@@ -13,7 +13,7 @@ from .replies import ephemeral
 from .routing import Route, message_has_component
 
 if TYPE_CHECKING:
-    from ..tables import TableService
+    from ..domain.tables import TableService
     from .gamecog import GameCog
 
 log = logging.getLogger(__name__)

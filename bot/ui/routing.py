@@ -14,7 +14,7 @@ from typing import Any, Callable, Sequence
 import discord
 from discord import ui
 
-from ..registry import KEY_PATTERN, is_game
+from ..games.registry import KEY_PATTERN, is_game
 from .limits import (BUTTON_LABEL, CUSTOM_ID, OPTION_DESCRIPTION, OPTION_LABEL, PLACEHOLDER,
                      SELECT_OPTIONS, clip)
 

@@ -9,13 +9,13 @@ from typing import Any, Mapping
 import discord
 from discord import app_commands
 
-from bot.ai import seat_view
-from bot.autoplay import think_seed
+from bot.games.ai import seat_view
+from bot.runtime.autoplay import think_seed
 from bot.games.narabi import Narabi
 from bot.games.narabi.ai import answer_question
 from bot.i18n import t
 from bot.ui.translator import command_name, command_text, named_options
-from bot.tables import LiveTable, Outcome, TableError, closed_error
+from bot.domain.tables import LiveTable, Outcome, TableError, closed_error
 from bot.ui.gamecog import AI_CHOICES, NO_MENTIONS, GameCog, chosen
 from bot.ui.limits import BUTTON_LABEL, OPTION_LABEL, clip
 from bot.ui.replies import update_message
@@ -403,7 +403,7 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
                     return QUESTION_WAIT - waited
             return view
         seed = think_seed(live.row.seed, live.row.version)
-        question = await think("bot.ai:choose_question", self.game_key, view, level, seed)
+        question = await think("bot.games.ai:choose_question", self.game_key, view, level, seed)
         if question is None:
             return view
         card, other = int(question["card"]), int(question["other"])

@@ -18,7 +18,7 @@ from bot.games.sarena.board import SIZE, SQUARE_INDEX
 from bot.games.sarena.chips import COLOURS
 from bot.i18n import t
 from bot.ui.translator import command_name, command_text, named_options
-from bot.tables import LiveTable, Outcome, TableError
+from bot.domain.tables import LiveTable, Outcome, TableError
 from bot.ui.gamecog import AI_CHOICES, GameCog, chosen
 from bot.ui.replies import ephemeral, refuse
 from bot.ui.routing import BUTTON_GRID, Choice, Route, button, choice_items, view_of

@@ -11,7 +11,7 @@ from bot.games.sensei import Sensei, check_turn, format_turn, parse_turn
 from bot.games.sensei.notation import MAX_ACTIONS, format_action, parse_action
 from bot.i18n import t
 from bot.ui.translator import command_name, command_text, named_options
-from bot.tables import LiveTable, Outcome, TableError
+from bot.domain.tables import LiveTable, Outcome, TableError
 from bot.ui.gamecog import AI_CHOICES, GameCog
 from bot.ui.replies import ephemeral, error_text, refuse
 from render.sensei import render as render_board

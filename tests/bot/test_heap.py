@@ -9,7 +9,7 @@ import weakref
 
 import pytest
 
-from bot import heap
+from bot.runtime import heap
 from tests.conftest import start_bot
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import bot.games
-from bot import registry
+from bot.games import registry
 from bot.client import extensions
 from bot.games import GAMES, game_class
 from bot.games.narabi import Narabi
@@ -98,7 +98,7 @@ def test_unknown_keys_are_refused(key):
 
 
 def test_registry_needs_neither_discord_nor_pillow():
-    code = ("import sys; from bot import registry; assert registry.keys(); "
+    code = ("import sys; from bot.games import registry; assert registry.keys(); "
             "bad = {'discord', 'PIL'} & {m.split('.')[0] for m in sys.modules}; "
             "assert not bad, bad")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,

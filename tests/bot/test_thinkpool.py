@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from bot.thinkpool import ThinkFailed, ThinkPool, ThinkTimeout
+from bot.runtime.thinkpool import ThinkFailed, ThinkPool, ThinkTimeout
 
 JOBS = "tests.bot.thinkpool_jobs"
 

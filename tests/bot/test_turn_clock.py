@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.store import Store
-from bot.tables import TableService
+from bot.domain.tables import TableService
 from bot.testing.fake_discord import CHANNEL_ID, components_of, find_component
 from tests.conftest import start_bot
 from tests.helpers import Table, board, custom_ids, ephemeral_reply, start_table
@@ -314,7 +314,7 @@ async def test_downtime_is_given_back_after_a_restart(database, players):
     store.clock = Clock(T0 + 5 * HOUR)  # the bot was down for five hours
     try:
         service = TableService(store)
-        from bot.turnclock import TurnClock
+        from bot.runtime.turnclock import TurnClock
         turnclock = TurnClock(service, on_change=lambda _: None)
         # the tables are restored alongside the give-back, as at start-up
         assert await turnclock.load(service.restore()) == 1

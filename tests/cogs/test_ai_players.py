@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.games.narabi.ai import answer_question
-from bot.ai import seat_view
+from bot.games.ai import seat_view
 from bot.games.sensei import legal_turns
 from bot.testing.fake_discord import CHANNEL_ID, components_of, find_component
 from tests.conftest import start_bot
@@ -188,7 +188,7 @@ async def test_an_ai_teammate_asks_a_person_and_plays_once_answered(harness, pla
 
     async def fake_think(function, *args):
         calls.append(function)
-        if function == "bot.ai:choose_question":
+        if function == "bot.games.ai:choose_question":
             game = (await h.bot.tables.get(table_id)).game
             seat = args[1]["seat"]
             return {"card": game.rows[0][0], "other": game.rows[seat][0]}
@@ -220,7 +220,7 @@ async def test_an_ai_teammate_asks_a_person_and_plays_once_answered(harness, pla
     assert live.row.version > version  # answered: the AI played on
     log = await h.bot.store.actions(table_id)
     assert log[version][0] == waiting_seat
-    assert calls.count("bot.ai:choose_question") >= 1
+    assert calls.count("bot.games.ai:choose_question") >= 1
 
 
 # == the lobby ================================================================================

@@ -72,7 +72,7 @@ async def test_history_filters_pages_and_links_each_game_to_its_thread(harness, 
 
 
 def test_cooperative_records_from_finished_games():
-    from bot.records import coop_records
+    from bot.domain.records import coop_records
 
     def game(won: bool, turns: int, players: int = 3, par: int | None = None) -> dict:
         return {"result": {"winners": [0, 1, 2] if won else [], "details": {"turns": turns}},
@@ -85,7 +85,7 @@ def test_cooperative_records_from_finished_games():
     assert (record["streak"], record["longest"]) == (2, 2)
     assert record["over_par"] == round((4 + 1 + 3) / 3, 1)
     assert coop_records([])["over_par"] is None
-    from bot.records import team_records
+    from bot.domain.records import team_records
 
     a, b = (1, 2, 3), (1, 2, 4)
     teams = team_records([dict(game(True, 14), team=a), dict(game(False, 24), team=b),

@@ -14,14 +14,14 @@ from typing import Any, Iterator
 
 import pytest
 
-import bot.ai
-from bot.ai import LEVELS, choose_action, seat_view
+import bot.games.ai
+from bot.games.ai import LEVELS, choose_action, seat_view
 from bot.games import Game, game_class
 from bot.games.narabi.deck import DECK as NARABI_DECK
 from bot.games.sarena.chips import (B_UP, DOWN, DOWN_SEEN, SEEN_A, SEEN_B, UP, UP_SEEN,
                                     pile_chips)
 
-ROOT = Path(bot.ai.__file__).resolve().parent.parent
+ROOT = Path(bot.games.ai.__file__).resolve().parents[2]
 AI_MODULES = sorted(ROOT.glob("bot/games/*/ai.py"))
 GAME_KEYS = ("narabi", "sensei", "sarena")
 TABLE_SIZES = {"narabi": (3, 4, 5), "sensei": (2,), "sarena": (2, 3, 4)}
@@ -282,7 +282,7 @@ def _forbidden(module: str) -> bool:
 
 
 def _ai_sources() -> list[Path]:
-    return [ROOT / "bot" / "ai.py", *AI_MODULES]
+    return [ROOT / "bot" / "games" / "ai.py", *AI_MODULES]
 
 
 def test_there_is_an_ai_module_for_every_game():
@@ -298,7 +298,7 @@ def test_ai_modules_import_nothing_impure(path):
             assert set(names) <= {"Random"}, f"{path.name}: from random import {names}"
         if module == "importlib":
             # Only the entry point loads a game's AI module by name.
-            assert path == ROOT / "bot" / "ai.py"
+            assert path == ROOT / "bot" / "games" / "ai.py"
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             assert node.func.id not in FORBIDDEN_CALLS, f"{path.name} calls {node.func.id}()"
@@ -327,7 +327,7 @@ def test_ai_modules_use_only_seeded_random_instances(path):
 
 
 def test_the_entry_point_reads_a_game_through_its_public_surface_only():
-    path = ROOT / "bot" / "ai.py"
+    path = ROOT / "bot" / "games" / "ai.py"
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     read = {node.attr for node in ast.walk(tree)
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
@@ -415,7 +415,7 @@ def test_same_view_level_and_seed_give_the_same_action_in_every_game():
 
 _CHOICES = """
 import json, random, sys
-from bot.ai import LEVELS, choose_action, seat_view
+from bot.games.ai import LEVELS, choose_action, seat_view
 from bot.games import game_class
 out = []
 for key, seats, options, seed in json.loads(sys.argv[1]):

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.ai import choose_action, seat_view
+from bot.games.ai import choose_action, seat_view
 from bot.games.narabi import Narabi, ai
 from bot.games.narabi.conditions import allows
 from bot.games.narabi.deck import DECK

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.ai import choose_action, seat_view
+from bot.games.ai import choose_action, seat_view
 from bot.games.sarena import Sarena, ai, playout
 from bot.games.sarena.chips import (B_UP, COLOUR_INDEX, COLOURS, DOWN, DOWN_SEEN, PAIRS, UP,
                                     UP_SEEN, pile_chips)

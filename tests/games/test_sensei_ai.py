@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.ai import choose_action, seat_view
+from bot.games.ai import choose_action, seat_view
 from tests.games.test_sensei_properties import play_to
 from bot.games.sensei import Sensei, check_turn, legal_turns
 from bot.games.sensei import ai

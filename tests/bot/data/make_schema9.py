@@ -10,9 +10,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from bot import registry  # noqa: E402
+from bot.games import registry  # noqa: E402
 from bot.store import SeatRow, Store  # noqa: E402
-from bot.tables import outcomes_for  # noqa: E402
+from bot.domain.tables import outcomes_for  # noqa: E402
 
 OUT = Path(__file__).with_name("schema9.sqlite3")
 

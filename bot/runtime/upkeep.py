@@ -7,9 +7,9 @@ import logging
 import time
 from typing import Callable
 
-from .config import Settings
-from .store import Store, StoreFailure
-from .tables import TableService
+from ..config import Settings
+from ..store import Store, StoreFailure
+from ..domain.tables import TableService
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .config import Settings
+from ..config import Settings
 
 
 def _pct(values: list[float], p: float) -> float:
@@ -29,9 +29,9 @@ def _ms(values: list[float]) -> dict[str, float]:
 
 
 async def _bot(db: Path | str):
-    from .client import TabletopBot
-    from .store import Store
-    from .testing.fake_discord import FakeDiscord, Harness
+    from ..client import TabletopBot
+    from ..store import Store
+    from ..testing.fake_discord import FakeDiscord, Harness
 
     store = await Store.open(db)
     url = db if isinstance(db, str) and "://" in db else None
@@ -48,7 +48,7 @@ async def _bot(db: Path | str):
 
 async def _narabi_lobbies(h, count: int) -> list[tuple[int, list, dict]]:
     """Open ``count`` full Narabi lobbies of 3 through the real command and Join buttons."""
-    from .testing.fake_discord import Member, find_component, snowflake
+    from ..testing.fake_discord import Member, find_component, snowflake
 
     lobbies = []
     for i in range(count):
@@ -65,7 +65,7 @@ async def _narabi_lobbies(h, count: int) -> list[tuple[int, list, dict]]:
 
 async def _narabi_tables(h, count: int) -> list[tuple[int, list]]:
     """Open and start ``count`` Narabi tables of 3 through the real commands and buttons."""
-    from .testing.fake_discord import find_component
+    from ..testing.fake_discord import find_component
 
     tables = []
     for table_id, members, lobby in await _narabi_lobbies(h, count):
@@ -83,7 +83,7 @@ async def _switch_click(h, table_id: int, members) -> tuple[str, float] | None:
 async def _prepare_switch(h, table_id: int, members) -> tuple[Any, dict, str] | None:
     """Who clicks what to confirm a switch at ``table_id``: the fake's side of a click, kept
     apart so that a burst measures the bot's work, not the senders'."""
-    from .testing.fake_discord import snowflake
+    from ..testing.fake_discord import snowflake
 
     live = await h.bot.tables.get(table_id)
     if live is None or live.game is None or live.game.result() is not None:
@@ -175,7 +175,7 @@ async def _bench_contention(h, count: int) -> dict[str, Any]:
 async def bench_starts(count: int, latency: float) -> dict[str, Any]:
     """``count`` hosts press Start at the same instant while every Discord call takes
     ``latency`` seconds: how long until each click is answered (Discord allows 3 s)."""
-    from .testing.fake_discord import find_component
+    from ..testing.fake_discord import find_component
 
     with tempfile.TemporaryDirectory() as tmp:
         h = await _bot(Path(tmp) / "starts.sqlite3")
@@ -210,8 +210,8 @@ def bench_finished_size(games: int) -> dict[str, float]:
 async def _finished_size(key: str, seats: int, games: int) -> float:
     import sqlite3
 
-    from .store import Store
-    from .tables import TableService
+    from ..store import Store
+    from ..domain.tables import TableService
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "size.sqlite3"
@@ -310,8 +310,8 @@ async def _clicks_beside(tables: int, rate: float, start_load, stop_load) -> dic
 async def bench_ai_load(tables: int, ai_tables: int, rate: float = 100.0) -> dict[str, Any]:
     """Clicks beside ``ai_tables`` Sensei tables of two hard AIs playing without pause (their
     searches in the worker pool, their boards published like any other)."""
-    from .store import SeatRow
-    from .testing.fake_discord import snowflake
+    from ..store import SeatRow
+    from ..testing.fake_discord import snowflake
 
     moves: dict[str, Any] = {}
 
@@ -353,7 +353,7 @@ HARD_PAR_SEEDS = (19, 378)
 
 def _bench_deal(seats: int, index: int) -> dict[str, Any]:
     """Deal ``index`` of the par bench: seeded, every other one in advanced mode."""
-    from .games.narabi import Narabi
+    from ..games.narabi import Narabi
 
     return Narabi.new(seats, {"advanced": index % 2 == 1}, index).to_json()
 
@@ -361,7 +361,7 @@ def _bench_deal(seats: int, index: int) -> dict[str, Any]:
 def bench_par(deals: int) -> dict[str, Any]:
     """Time to compute the par of ``deals`` fixed deals per table size, in this process (the
     bot runs it in a worker process, at a lower priority)."""
-    from .games.narabi.solver import par
+    from ..games.narabi.solver import par
 
     out = {}
     for seats in (3, 4, 5):
@@ -379,7 +379,7 @@ def bench_par(deals: int) -> dict[str, Any]:
 async def bench_par_load(tables: int, searches: int, rate: float = 100.0) -> dict[str, Any]:
     """Clicks beside ``searches`` par computations of hard 5-player deals running back to back
     in the worker pool (as when games end at many tables at once)."""
-    from .games.narabi import Narabi
+    from ..games.narabi import Narabi
 
     states = [Narabi.new(5, {}, HARD_PAR_SEEDS[i % len(HARD_PAR_SEEDS)]).to_json()
               for i in range(searches)]
@@ -425,9 +425,9 @@ async def bench_restore(count: int) -> dict[str, Any]:
     """Start-up restore of ``count`` unfinished tables from a fresh process's point of view."""
     import sqlite3
 
-    from .games import game_class
-    from .store import Store
-    from .tables import TableService
+    from ..games import game_class
+    from ..store import Store
+    from ..domain.tables import TableService
 
     with tempfile.TemporaryDirectory() as tmp:
         db_path = Path(tmp) / "restore.sqlite3"
@@ -447,7 +447,7 @@ async def bench_restore(count: int) -> dict[str, Any]:
                  for i in range(1, count + 1)])
             db.executemany("INSERT INTO seats (table_id, seat, user_id, name) VALUES (?,?,?,?)",
                            [(i, s, 100 + s, f"p{s}") for i in range(1, count + 1) for s in range(4)])
-        from .turnclock import TurnClock
+        from ..runtime.turnclock import TurnClock
 
         started = time.perf_counter()
         store = await Store.open(db_path)
@@ -491,8 +491,8 @@ async def bench_restore(count: int) -> dict[str, Any]:
 def bench_replay(turns: int = 60) -> dict[str, Any]:
     """The replay download of a seeded Sensei game of ``turns`` turns: the animated picture's
     size and the time to build it (frames drawn and encoded), as the viewer's Download does."""
-    from .games import game_class
-    from .games.sensei import legal_turns
+    from ..games import game_class
+    from ..games.sensei import legal_turns
     from render.animation import animate
     from render.sensei import render
 
@@ -518,7 +518,7 @@ def bench_games(quick: bool) -> dict[str, Any]:
     import importlib
     import importlib.util
 
-    from .registry import keys
+    from ..games.registry import keys
 
     out = {}
     for name in keys():
@@ -542,7 +542,7 @@ class _Databases:
 
     def __enter__(self) -> "_Databases":
         if self.kind == "postgres":
-            from .testing.pgserver import TempPostgres
+            from ..testing.pgserver import TempPostgres
             self.server = TempPostgres(durable=True).start()
         return self
 
@@ -578,7 +578,7 @@ async def _backend_clicks(db: Path | str, tables: int, bursts: int) -> dict[str,
 async def _backend_commits(db: Path | str, seconds: float, writers: int = 64) -> dict[str, Any]:
     """Commits per second sustained: ``writers`` tables each saving a move (its state, its
     action row, its version guard) as fast as the store takes them."""
-    from .store import SeatRow, Store
+    from ..store import SeatRow, Store
 
     store = await Store.open(db)
     try:
@@ -613,10 +613,10 @@ async def _backend_commits(db: Path | str, seconds: float, writers: int = 64) ->
 
 async def _backend_restore(db: Path | str, count: int) -> dict[str, Any]:
     """Restore of ``count`` unfinished tables (with their clocks) by a fresh process."""
-    from .games import game_class
-    from .store import Store
-    from .tables import TableService
-    from .turnclock import TurnClock
+    from ..games import game_class
+    from ..store import Store
+    from ..domain.tables import TableService
+    from ..runtime.turnclock import TurnClock
 
     store = await Store.open(db)
     cls = game_class("narabi")
@@ -676,7 +676,7 @@ def bench_backends(kinds: list[str], quick: bool) -> dict[str, Any]:
                     "restore": asyncio.run(_backend_restore(dbs.new(), restore)),
                 }
         except Exception as exc:  # a backend that cannot run here is reported, not fatal
-            from .testing.pgserver import Unavailable
+            from ..testing.pgserver import Unavailable
             if not isinstance(exc, Unavailable):
                 raise
             out[kind] = {"unavailable": str(exc)}

@@ -12,7 +12,7 @@ import json
 import random
 from typing import Any, Mapping
 
-from .games import Game
+from .base import Game
 from .registry import entry
 
 #: "random" is uniform over the legal actions: the yardstick the arena measures the others by.

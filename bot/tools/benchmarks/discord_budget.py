@@ -18,10 +18,10 @@ LATENCY = 0.05
 
 
 async def _bot(db: Path, fake):
-    from ..client import TabletopBot
-    from ..config import Settings
-    from ..store import Store
-    from ..testing.fake_discord import Harness
+    from ...client import TabletopBot
+    from ...config import Settings
+    from ...store import Store
+    from ...testing.fake_discord import Harness
 
     store = await Store.open(db)
     settings = Settings("", db, None, "WARNING", ai_workers=1, ai_pause_seconds=0.0,
@@ -39,7 +39,7 @@ async def _bot(db: Path, fake):
 async def rest_per_move(moves: int = 12) -> dict[str, Any]:
     """Per game and way of playing: counted calls per move (DMs aside), DMs to the mover and
     DMs to other people whose hand changed, over ``moves`` moves spread over a few tables."""
-    from ..testing.fake_discord import FakeDiscord
+    from ...testing.fake_discord import FakeDiscord
 
     out: dict[str, Any] = {}
     for game, seats, ways in (("narabi", 3, ("buttons",)), ("sensei", 2, ("buttons", "typed", "ai")),
@@ -56,8 +56,8 @@ async def rest_per_move(moves: int = 12) -> dict[str, Any]:
 
 
 async def _count_flow(h, game: str, seats: int, way: str, moves: int) -> dict[str, Any]:
-    from ..testing.fake_discord import Member, snowflake
-    from ..testing.flows import Table, board, narabi_path, sarena_path, sensei_path, start_table, \
+    from ...testing.fake_discord import Member, snowflake
+    from ...testing.flows import Table, board, narabi_path, sarena_path, sensei_path, start_table, \
         tap_through
 
     rng = random.Random(f"{game}-{way}")
@@ -87,8 +87,8 @@ async def _count_flow(h, game: str, seats: int, way: str, moves: int) -> dict[st
         player = table.players[seat]
         since, before, lines = len(h.fake.requests), live.row.version, _lines(h, table)
         if game == "sensei":
-            from ..games.sensei import legal_turns
-            from ..games.sensei.notation import format_turn
+            from ...games.sensei import legal_turns
+            from ...games.sensei.notation import format_turn
             turn = rng.choice(legal_turns(live.game))
             if way == "typed":
                 await h.command(player, "sensei", "move", channel_id=table.thread,
@@ -135,7 +135,7 @@ async def load(tables: int, rate: float, seconds: float) -> dict[str, Any]:
     """``tables`` Sensei and Sàréná tables of two people; moves arrive at ``rate`` a second
     in all (Poisson), each a click on the button that sends a turn, for ``seconds``. Tables
     are set up with the limits off (started over the hour before), then measured under them."""
-    from ..testing.fake_discord import FakeDiscord
+    from ...testing.fake_discord import FakeDiscord
 
     with tempfile.TemporaryDirectory() as tmp:
         fake = FakeDiscord(time_scale=1.0)
@@ -147,8 +147,8 @@ async def load(tables: int, rate: float, seconds: float) -> dict[str, Any]:
 
 
 async def _load(h, count: int, rate: float, seconds: float) -> dict[str, Any]:
-    from ..testing.fake_discord import Member, snowflake
-    from ..testing.flows import start_table
+    from ...testing.fake_discord import Member, snowflake
+    from ...testing.flows import start_table
 
     fake, bot = h.fake, h.bot
     fake.limits.enabled = False
@@ -281,7 +281,7 @@ def _ms(values: list[float]) -> dict[str, float]:
 # -- everything ----------------------------------------------------------------------------------
 
 def bench(quick: bool) -> dict[str, Any]:
-    from ..testing.shared_budget import run_processes
+    from ...testing.shared_budget import run_processes
 
     runs: list[tuple[str, Callable[[], Awaitable[Any]]]] = [
         ("rest_per_move", lambda: rest_per_move(6 if quick else 12)),

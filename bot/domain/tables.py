@@ -14,8 +14,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from .games import Game, IllegalAction, Result, game_class
-from .store import (DEFAULT_TURN_LIMIT, LobbyExists, SeatRow, StaleWrite, Store, StoreFailure,
+from ..games import Game, IllegalAction, Result, game_class
+from ..store import (DEFAULT_TURN_LIMIT, LobbyExists, SeatRow, StaleWrite, Store, StoreFailure,
                     TableRow)
 
 log = logging.getLogger(__name__)

@@ -14,11 +14,15 @@ import importlib
 import importlib.util
 import pkgutil
 import re
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 
-from . import games as _games_package
-from .games.base import Game
+from .base import Game
+
+#: the games package, whose every subpackage is looked at. It is read from ``sys.modules`` (it is
+#: always loaded before this module, its child) rather than imported, so it may import this module.
+_GAMES_PACKAGE = __name__.rpartition(".")[0]
 
 #: a game key as it may appear in a custom_id (``<key>:<table>:<verb>``) and a catalog key
 KEY_PATTERN = r"[a-z][a-z0-9_]{1,15}"
@@ -51,14 +55,14 @@ def _module_if_present(name: str) -> str | None:
 
 @lru_cache(maxsize=1)
 def _candidates() -> tuple[str, ...]:
-    return tuple(sorted(m.name for m in pkgutil.iter_modules(_games_package.__path__)
+    return tuple(sorted(m.name for m in pkgutil.iter_modules(sys.modules[_GAMES_PACKAGE].__path__)
                         if m.ispkg and not m.name.startswith("_")))
 
 
 @lru_cache(maxsize=None)
 def _load(name: str) -> GameEntry | None:
     # One package at a time, so looking up one game never imports (or trips over) another.
-    module = importlib.import_module(f"{_games_package.__name__}.{name}")
+    module = importlib.import_module(f"{_GAMES_PACKAGE}.{name}")
     rules = next((value for value in vars(module).values()
                   if isinstance(value, type) and issubclass(value, Game) and value is not Game
                   and getattr(value, "key", None) == name), None)

@@ -14,8 +14,8 @@ import heapq
 import logging
 from typing import Any, Awaitable, Callable
 
-from .store import StoreFailure
-from .tables import TableService
+from ..store import StoreFailure
+from ..domain.tables import TableService
 
 log = logging.getLogger(__name__)
 

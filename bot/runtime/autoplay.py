@@ -12,10 +12,10 @@ import logging
 import time
 from typing import Any, Awaitable, Callable
 
-from .ai import choose_action, seat_view
-from .games import IllegalAction
-from .store import StoreFailure
-from .tables import LiveTable, TableError, TableService
+from ..games.ai import choose_action, seat_view
+from ..games import IllegalAction
+from ..store import StoreFailure
+from ..domain.tables import LiveTable, TableError, TableService
 from .thinkpool import ThinkPool
 
 log = logging.getLogger(__name__)
@@ -196,7 +196,7 @@ class AutoPlayer:
                 if not isinstance(view, dict):
                     self.poke_later(table_id, float(view))
                     return False
-            action = await think("bot.ai:choose_action", key, view, level, seed)
+            action = await think("bot.games.ai:choose_action", key, view, level, seed)
         except asyncio.CancelledError:
             if self._stopped or asyncio.current_task().cancelling():  # type: ignore[union-attr]
                 raise

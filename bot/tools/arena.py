@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from .ai import LEVELS, choose_action, seat_view
-from .games import game_class
-from .registry import keys
+from ..games.ai import LEVELS, choose_action, seat_view
+from ..games import game_class
+from ..games.registry import keys
 
 #: Narabi deals whose par is at most this many switches count as solvable
 PAR_LIMIT = 24
