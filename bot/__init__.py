@@ -2,8 +2,9 @@
 only from its own floor or the ones below it:
 
 - ``games``     the rules, solvers and AI players of every game, and their registry (pure);
-- ``errors``, ``config``, ``logs``, ``i18n``, ``glossary``   settings and words;
+- ``errors``, ``logs``, ``i18n``, ``glossary``   problems, logs and words;
 - ``store``     SQLite and PostgreSQL behind one ``Store``;
+- ``config``    the settings, read from the environment (it names the store's shard scope);
 - ``domain``    live tables and their moves, ratings, records;
 - ``runtime``   AI seats, the search processes, the turn clock, upkeep;
 - ``ui``        the Discord surface every game shares (the cogs in ``cogs/`` build on it);
