@@ -55,7 +55,6 @@ def wants_thread(interaction: discord.Interaction) -> bool:
 
 
 class LobbyMixin(CogPart):
-
     # == the lobby message =================================================================
 
     def lobby_embed(self, live: LiveTable, locale: str) -> discord.Embed:

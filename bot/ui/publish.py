@@ -34,7 +34,6 @@ UNKNOWN_CHANNEL = 10003
 
 
 class PublishMixin(CogPart):
-
     # == the reconciler's side: bringing a table's messages up to date =====================
 
     async def sync_surfaces(self, table_id: int) -> bool:

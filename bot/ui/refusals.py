@@ -24,7 +24,6 @@ log = logging.getLogger(__name__)
 
 
 class RefusalMixin(CogPart):
-
     async def refuse(self, interaction: discord.Interaction, exc: TableError | IllegalAction,
                      route_: Route | None = None) -> None:
         """Answer a refused click. A click on a public message that is behind the table (a

@@ -23,7 +23,6 @@ from .style import NO_MENTIONS
 
 
 class ReplayMixin(CogPart):
-
     def replay_view(self, game: Game, final: Game) -> dict[str, Any]:
         """What a replay shows at one step (a game may reveal what the end revealed)."""
         return game.public_view()

@@ -27,7 +27,6 @@ STEP_PICTURE_WAIT = 1.5
 
 
 class TurnMixin(CogPart):
-
     # == whose table, whose seat ===========================================================
 
     async def live_of(self, route_: Route) -> LiveTable:
