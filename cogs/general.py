@@ -17,7 +17,8 @@ from bot.domain.records import coop_records, team_records
 from render.chart import rating_chart
 from bot.games.registry import keys
 from bot.store import DEFAULT_TURN_LIMIT
-from bot.ui.gamecog import POLICIES, TURN_LIMITS, limit_text
+from bot.ui.lobby import POLICIES, TURN_LIMITS
+from bot.ui.style import limit_text
 from bot.ui.replies import ephemeral, update_message
 from bot.ui.translator import command_name, command_text, named_options
 

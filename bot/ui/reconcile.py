@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import aiohttp
 import discord
 
 from ..store import StoreFailure
 from ..runtime.thinkpool import ThinkFailed, ThinkTimeout
-
-if TYPE_CHECKING:
-    from ..client import TabletopBot
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +41,23 @@ class SurfaceBlocked(Exception):
         self.missing = missing
 
 
+class TableRepair(Protocol):
+    async def sync_table(self, table_id: int) -> bool:
+        """Bring one table's messages up to date; True if anything was behind."""
+        ...
+
+
+class Repairs(Protocol):
+    """What the reconciler needs of the bot: the router, which hands a table's repair to its
+    game's cog; and, read with getattr (a stand-in may lack them), how busy the clicks are."""
+    router: TableRepair
+    #: set while no interaction is being answered
+    clicks_settled: asyncio.Event
+    in_flight_count: int
+
+
 class Reconciler:
-    def __init__(self, bot: "TabletopBot") -> None:
+    def __init__(self, bot: Repairs) -> None:
         self.bot = bot
         self._pending: dict[int, None] = {}   # an ordered set: first marked, first repaired
         self._active: set[int] = set()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Awaitable
+from typing import TYPE_CHECKING, Any, Awaitable, Protocol
 
 import discord
 
@@ -13,10 +13,26 @@ from .replies import ephemeral
 from .routing import Route, message_has_component
 
 if TYPE_CHECKING:
-    from ..domain.tables import TableService
-    from .gamecog import GameCog
+    from ..domain.tables import LiveTable, TableService
 
 log = logging.getLogger(__name__)
+
+
+class RoutedCog(Protocol):
+    """What the router, and those who find a game's cog through it, call on that cog.
+    ``GameCog`` is one; the router sits below the cogs, so it names these instead of
+    importing it."""
+    game_key: str
+
+    async def on_route(self, interaction: discord.Interaction, route_: Route) -> None: ...
+
+    async def sync_surfaces(self, table_id: int) -> bool: ...
+
+    async def show_replay(self, interaction: discord.Interaction, live: "LiveTable",
+                          wanted: int) -> None: ...
+
+    async def ai_prepare(self, live: "LiveTable", seat: int, level: str, view: dict[str, Any],
+                         think: Any) -> dict[str, Any] | float: ...
 
 
 async def answer_errors(interaction: discord.Interaction, work: Awaitable[None],
@@ -42,18 +58,18 @@ async def _last_word(interaction: discord.Interaction, text: str) -> None:
 
 class Router:
     def __init__(self, tables: "TableService") -> None:
-        self._cogs: dict[str, GameCog] = {}
+        self._cogs: dict[str, RoutedCog] = {}
         self.other_routes: list[re.Pattern[str]] = []
         self._tables = tables
 
-    def register(self, cog: "GameCog") -> None:
+    def register(self, cog: RoutedCog) -> None:
         self._cogs[cog.game_key] = cog
 
     def accept(self, pattern: "re.Pattern[str]") -> None:
         """Custom ids another dynamic item answers (not ``<game>:<table>:<verb>``)."""
         self.other_routes.append(pattern)
 
-    def cog(self, game_key: str) -> "GameCog | None":
+    def cog(self, game_key: str) -> RoutedCog | None:
         return self._cogs.get(game_key)
 
     def unregister(self, game_key: str) -> None:

@@ -100,7 +100,7 @@ def choice_items(choices: Sequence[Choice], cid: Callable[..., str], *, placehol
     (two taps) when they do not all fit in one message.
 
     ``cid(*args)`` builds a custom_id: ``cid(value)`` is a choice's button, ``cid()`` the select,
-    whose value the handler reads instead (see ``gamecog.chosen``)."""
+    whose value the handler reads instead (see ``chosen``)."""
     if len(choices) + len(extra) <= BUTTON_GRID:
         return [*(button(cid(c.value), c.label, style=c.style, emoji=c.emoji) for c in choices),
                 *extra]
@@ -108,6 +108,19 @@ def choice_items(choices: Sequence[Choice], cid: Callable[..., str], *, placehol
         raise ValueError(f"{len(choices)} choices fit neither buttons nor one select")
     options = [discord.SelectOption(label=c.label, value=c.value, emoji=c.emoji) for c in choices]
     return [select(cid(), options, placeholder=placeholder), *extra]
+
+
+def selected(interaction: discord.Interaction) -> str | None:
+    """The value picked in a select menu."""
+    values = (interaction.data or {}).get("values") or []
+    return str(values[0]) if values else None
+
+
+def chosen(interaction: discord.Interaction, route_: Route, index: int) -> str | None:
+    """What a step's click chose: a button carries it as argument ``index`` of its custom_id,
+    the select that stands in for too many buttons as its value (``choice_items``)."""
+    args = route_.args()
+    return args[index] if len(args) > index else selected(interaction)
 
 
 def view_of(*items: ui.Item | None) -> ui.View:

@@ -16,10 +16,12 @@ from bot.games.narabi.ai import answer_question
 from bot.i18n import t
 from bot.ui.translator import command_name, command_text, named_options
 from bot.domain.tables import LiveTable, Outcome, TableError, closed_error
-from bot.ui.gamecog import AI_CHOICES, NO_MENTIONS, GameCog, chosen
+from bot.ui.gamecog import GameCog
+from bot.ui.lobby import AI_CHOICES
 from bot.ui.limits import BUTTON_LABEL, OPTION_LABEL, clip
 from bot.ui.replies import update_message
-from bot.ui.routing import Choice, Route, button, choice_items, select, view_of
+from bot.ui.routing import Choice, Route, button, choice_items, chosen, select, view_of
+from bot.ui.style import NO_MENTIONS
 from render.narabi import render as render_board
 
 log = logging.getLogger(__name__)

@@ -19,9 +19,10 @@ from bot.games.sarena.chips import COLOURS
 from bot.i18n import t
 from bot.ui.translator import command_name, command_text, named_options
 from bot.domain.tables import LiveTable, Outcome, TableError
-from bot.ui.gamecog import AI_CHOICES, GameCog, chosen
+from bot.ui.gamecog import GameCog
+from bot.ui.lobby import AI_CHOICES
 from bot.ui.replies import ephemeral, refuse
-from bot.ui.routing import BUTTON_GRID, Choice, Route, button, choice_items, view_of
+from bot.ui.routing import BUTTON_GRID, Choice, Route, button, choice_items, chosen, view_of
 from render.sarena import render as render_board
 
 

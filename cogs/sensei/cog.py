@@ -12,7 +12,8 @@ from bot.games.sensei.notation import MAX_ACTIONS, format_action, parse_action
 from bot.i18n import t
 from bot.ui.translator import command_name, command_text, named_options
 from bot.domain.tables import LiveTable, Outcome, TableError
-from bot.ui.gamecog import AI_CHOICES, GameCog
+from bot.ui.gamecog import GameCog
+from bot.ui.lobby import AI_CHOICES
 from bot.ui.replies import ephemeral, error_text, refuse
 from render.sensei import render as render_board
 from bot.ui.routing import Route, button, view_of

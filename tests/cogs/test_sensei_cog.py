@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from bot.games.sensei import Sensei, legal_turns
-from bot.ui import gamecog
+from bot.ui import turns
 from render import sensei as render_sensei
 from bot.testing.fake_discord import BOT_ID, CHANNEL_ID, Member, components_of, find_component
 from tests.conftest import start_bot
@@ -320,7 +320,7 @@ async def test_a_picture_slow_to_draw_defers_the_click_then_the_step_follows(har
         await asyncio.sleep(0.2)
         return await draw(*args)
 
-    monkeypatch.setattr(gamecog, "STEP_PICTURE_WAIT", 0.02)
+    monkeypatch.setattr(turns, "STEP_PICTURE_WAIT", 0.02)
     monkeypatch.setattr(sensei_cog, "picture", queued_behind_many_boards)
     b = board(h, table)
     token = await h.click(ana, b, find_component(b, "move")["custom_id"])

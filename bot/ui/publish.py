@@ -1,0 +1,346 @@
+"""What a table shows its channel, and the reconciler's side of it: the board message and its
+picture, the turn lines, the private DMs, the outbox items a commit queued, and bringing
+whatever fell behind up to date (``sync_surfaces``, which the reconciler calls).
+
+Every public message goes out from here so that a lost thread, a missing permission or a
+closed DM is handled once. Mixed into ``GameCog``: its hooks (``status_text``, ``describe``,
+``private_text`` …) say what the messages read."""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any, Callable, Mapping
+
+import discord
+
+from ..i18n import t
+from ..domain.tables import LiveTable, Outcome
+from ..runtime.thinkpool import ThinkFailed, ThinkTimeout
+from .dms import DmsClosed
+from .host import CogPart
+from .limits import clip, CONTENT, EMBED_DESCRIPTION, THREAD_NAME
+from .permissions import missing_from_error, missing_in_channel
+from .reconcile import SurfaceBlocked
+from .routing import button, view_of
+from .style import COLOUR, MENTION_USERS, NO_MENTIONS, ai_name, when_text
+
+log = logging.getLogger(__name__)
+
+BOARD_FILE = "board.png"
+#: Discord: "A thread has already been created for this message" (its id is the message's)
+THREAD_EXISTS = 160004
+UNKNOWN_CHANNEL = 10003
+
+
+class PublishMixin(CogPart):
+    # == the reconciler's side: bringing a table's messages up to date =====================
+
+    async def sync_surfaces(self, table_id: int) -> bool:
+        """Deliver the table's outbox and re-render whatever shows an older version. Each step
+        is recorded as soon as it is done, so a stop anywhere resumes where it was. True when
+        anything was behind."""
+        live = await self.tables.with_game(table_id)
+        if live is None:
+            return False
+        items = await self.bot.store.outbox(table_id)
+        lobby_behind = live.row.lobby_behind or (live.row.status == "lobby"
+                                                 and live.row.lobby_message_id is None)
+        board_behind = live.game is not None and live.row.board_behind
+        # The board first, then the turn lines: the one counted call a move makes is the one
+        # people wait for (a line through an interaction is not held back by the budget).
+        before_board = [i for i in items if i[1] in ("thread", "announce", "question")]
+        after_board = [i for i in items if i not in before_board]
+        for item in before_board:
+            await self._deliver_item(live, item)
+        if live.game is not None and live.row.board_behind:
+            await self.refresh_board(live)
+        for item in after_board:
+            await self._deliver_item(live, item)
+        if live.row.lobby_behind or (live.row.status == "lobby" and live.row.lobby_message_id is None):
+            await self.refresh_lobby(live)
+        return bool(items) or lobby_behind or board_behind
+
+    async def _deliver_item(self, live: LiveTable, item: tuple[int, str, dict[str, Any]]) -> None:
+        item_id, kind, payload = item
+        try:
+            await self.deliver(live, kind, payload)
+        except discord.Forbidden as exc:
+            if exc.code == 50007:  # the user's DMs are closed: handled, nothing to retry
+                pass
+            else:
+                await self._lost_permission(live, exc)
+        await self.bot.store.outbox_done(item_id)
+
+    async def _lost_permission(self, live: LiveTable, exc: discord.Forbidden) -> None:
+        """Say where it can still be said that the bot cannot post in the game's channel,
+        then keep the item for later (raises SurfaceBlocked)."""
+        missing = (missing_in_channel(self.bot, live.row.guild_id, live.row.game_channel_id)
+                   or missing_from_error(exc))
+        if self.bot.reconciler.blocked.get(live.id) is None and live.row.thread_id is not None:
+            try:
+                await self.channel(live.row.channel_id).send(
+                    t("notice.blocked", live.row.locale, table=live.id,
+                      problem=self.blocked_text(missing, live.row.locale)),
+                    allowed_mentions=NO_MENTIONS)
+            except discord.HTTPException:
+                pass  # the parent channel refuses too: clicks will tell the players
+        raise SurfaceBlocked(live.id, missing) from None
+
+    async def deliver(self, live: LiveTable, kind: str, payload: Mapping[str, Any]) -> None:
+        """Post one outbox item. Games add their own kinds through ``deliver_extra``."""
+        locale = live.row.locale
+        if kind == "thread":
+            await self._open_thread(live, bool(payload.get("use")))
+        elif kind == "announce":
+            await self._announce_start(live, payload.get("first", self.game(live).to_move))
+        elif kind == "log":
+            await self._post_log(live, payload)
+        elif kind == "dm":
+            seat = int(payload["seat"])
+            game = self.game(live)
+            # A DM is read by its player alone: in their language when the bot knows it.
+            locale = live.row.seats[seat].locale or locale
+            if payload.get("hand"):
+                text = self.private_text(live, seat, game.private_view(seat), locale)
+            else:
+                text = self.private_update_text(live, seat, payload["before"], payload["after"],
+                                                locale)
+            if text and live.row.status == "playing":
+                await self.send_private(live, seat, text)
+        elif kind == "over":
+            await self.post(live, t("game.over", locale, summary=self.result_text(live, locale)))
+        elif kind == "after":
+            await self.after_finish(live)
+        elif kind in ("timeout", "remind", "remind_dm", "handed", "back"):
+            await self._deliver_clock(live, kind, payload)
+        else:
+            await self.deliver_extra(live, kind, payload)
+
+    async def _deliver_clock(self, live: LiveTable, kind: str, payload: Mapping[str, Any]) -> None:
+        """What the turn clock and seats changing hands tell the table."""
+        locale, seat = live.row.locale, int(payload["seat"])
+        person = f"<@{live.user_of(seat)}>"
+        if kind == "timeout":
+            policy = payload.get("policy", "ai")
+            await self.post(live, t(f"clock.timeout.{policy}", locale, player=person,
+                                    ai=ai_name("medium", locale)), mentions=True)
+        elif kind == "handed":
+            await self.post(live, t("clock.handed", locale, player=person,
+                                    ai=ai_name("medium", locale)), mentions=True)
+        elif kind == "back":
+            await self.post(live, t("clock.back", locale, player=person))
+        elif live.row.status == "playing" and live.row.deadline == payload.get("deadline"):
+            when = when_text(float(payload["deadline"]))
+            if kind == "remind":
+                await self.post(live, t(f"clock.remind.{int(payload['stage'])}", locale,
+                                        player=person, when=when), mentions=True)
+            else:
+                mine = live.row.seats[seat].locale or locale
+                text = t("clock.remind_dm", mine, game=t(f"{self.game_key}.name", mine),
+                         table=live.id, when=when, link=self.board_link(live))
+                try:
+                    await self.bot.dms.send(live.user_of(seat), clip(text, CONTENT))
+                except (DmsClosed, discord.HTTPException):
+                    pass  # DMs closed: the ping in the thread is the reminder
+                return
+        if live.game is not None and live.row.status == "playing":
+            # Who plays, the time left and the buttons changed with it.
+            await self.refresh_board(live)
+
+    async def deliver_extra(self, live: LiveTable, kind: str, payload: Mapping[str, Any]) -> None:
+        log.warning("table %s: unknown outbox item %r dropped", live.id, kind)
+
+    async def post(self, live: LiveTable, text: str, *, mentions: bool = False,
+                   view: discord.ui.View | None = None) -> discord.Message:
+        """A message in the game's channel, within Discord's limits. A deleted thread sends
+        the game back to its channel rather than leaving it without a place to be played."""
+        kwargs: dict[str, Any] = {"allowed_mentions": MENTION_USERS if mentions else NO_MENTIONS}
+        if view is not None:
+            kwargs["view"] = view
+        else:
+            # A plain line rides on a person's fresh interaction here, outside the budget.
+            relayed = await self.bot.relay.send(live.row.game_channel_id, clip(text, CONTENT),
+                                                kwargs["allowed_mentions"])
+            if relayed is not None:
+                return relayed
+        try:
+            return await self.channel(live.row.game_channel_id).send(clip(text, CONTENT), **kwargs)
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_CHANNEL or live.row.thread_id is None:
+                raise
+            log.warning("table %s: its thread is gone; the game goes on in the channel", live.id)
+            await self.tables.set_surface(live, thread_id=None, board_message_id=None)
+            return await self.channel(live.row.game_channel_id).send(clip(text, CONTENT), **kwargs)
+
+    async def _open_thread(self, live: LiveTable, use: bool) -> None:
+        if not use or live.row.thread_id is not None or live.row.lobby_message_id is None:
+            return
+        locale = live.row.locale
+        name = clip(t("thread.name", locale, game=t(f"{self.game_key}.name", locale),
+                      table=live.id), THREAD_NAME)
+        try:
+            # The REST call itself: a partial lobby message carries no guild to build a Thread.
+            data = await self.bot.http.start_thread_with_message(
+                live.row.channel_id, live.row.lobby_message_id, name=name,
+                auto_archive_duration=1440)
+            thread_id = int(data["id"])
+        except discord.HTTPException as exc:
+            if exc.code == THREAD_EXISTS:
+                # Made before a stop that came ahead of recording it: a thread opened from a
+                # message has that message's id, so it is found, not left orphaned.
+                thread_id = live.row.lobby_message_id
+            else:
+                log.info("table %s: no thread (%s), playing in the channel", live.id, exc.status)
+                return
+        await self.tables.set_surface(live, thread_id=thread_id)
+
+    async def _announce_start(self, live: LiveTable, first: int | None) -> None:
+        locale = live.row.locale
+        players = " ".join(self.mention(live, s.seat) for s in live.row.seats)
+        await self.post(live, t("game.started", locale, players=players,
+                                first=self.mention(live, first) if first is not None else "—"),
+                        mentions=True)
+
+    async def _post_log(self, live: LiveTable, payload: Mapping[str, Any]) -> None:
+        locale = live.row.locale
+        outcome = Outcome(live, int(payload["seat"]), dict(payload["action"]),
+                          list(payload["events"]), None)
+        line = self.describe(outcome, locale)
+        if not line:
+            return
+        nxt = payload.get("next")
+        if nxt is not None and nxt != outcome.seat:
+            line += " " + t("game.next", locale, player=self.mention(live, nxt))
+        if live.row.board_message_id is not None and live.row.status == "playing":
+            # However far the board has scrolled up, it is one tap away from the last turn.
+            line += " · " + t("game.jump", locale, link=self.board_link(live))
+        await self.post(live, line, mentions=True)
+
+    # == the board message =================================================================
+
+    def board_view(self, live: LiveTable, locale: str) -> discord.ui.View:
+        tid = live.id
+        if live.row.status == "finished":
+            return view_of(button(self.cid(tid, "rematch"), t("button.rematch", locale),
+                                  style=discord.ButtonStyle.primary, emoji="🔁"),
+                           button(self.cid(tid, "replay", 0, 9), t("button.replay", locale),
+                                  emoji="🎞️"))
+        items = list(self.game_components(live, locale))
+        if self.private_button:
+            items.append(button(self.cid(tid, "mine"), t(self.private_button, locale), emoji="🔒"))
+        items.append(button(self.cid(tid, "resign"), t(f"{self.game_key}.button.resign", locale),
+                            style=discord.ButtonStyle.danger))
+        seats = live.row.seats
+        if any(s.person and s.ai is not None for s in seats):
+            items.append(button(self.cid(tid, "back"), t("button.im_back", locale), emoji="👋",
+                                style=discord.ButtonStyle.success))
+        if self.absent_vote_open(live):
+            items.append(button(self.cid(tid, "absent"), t("button.absent", locale), emoji="🗳️"))
+        return view_of(*items)
+
+    def board_embed(self, live: LiveTable, locale: str) -> discord.Embed:
+        title = t("lobby.title", locale, game=t(f"{self.game_key}.name", locale), table=live.id)
+        if live.row.status == "finished":
+            description = self.result_text(live, locale)
+        else:
+            description = self.status_text(live, locale)
+            row = live.row
+            if row.deadline is not None and row.deadline_seat is not None:
+                description += "\n" + t("board.deadline", locale,
+                                        player=self.mention(live, row.deadline_seat),
+                                        when=when_text(row.deadline))
+        embed = discord.Embed(title=clip(title, 256), description=clip(description, EMBED_DESCRIPTION),
+                              colour=COLOUR.get(live.row.status, 0))
+        embed.set_image(url=f"attachment://{BOARD_FILE}")
+        return embed
+
+    async def refresh_board(self, live: LiveTable, *, repost: bool = False) -> None:
+        """Make the board message show the stored version: edit it, or post a new one (and
+        retire the old) when it cannot be edited or ``repost`` asks for the board to become
+        the newest message. Records the version it now shows."""
+        version, locale = live.row.version, live.row.locale
+        png = await self.board_png(live)
+        embed = self.board_embed(live, locale)
+        view = self.board_view(live, locale)
+        old = live.row.board_message_id
+        if old is not None and not repost:
+            try:
+                await self.channel(live.row.game_channel_id).get_partial_message(old).edit(
+                    embed=embed, attachments=[discord.File(io.BytesIO(png), filename=BOARD_FILE)],
+                    view=view)
+                await self.tables.set_surface(live, board_version=version)
+                return
+            except discord.NotFound:
+                log.info("table %s: board message gone, posting a new one", live.id)
+                old = None
+            except discord.Forbidden as exc:
+                if exc.code != 50005:  # "cannot edit a message authored by another user"
+                    await self._lost_permission(live, exc)
+            except discord.HTTPException as exc:
+                log.info("table %s: board edit refused (%s), posting a new one", live.id, exc.status)
+        try:
+            message = await self.channel(live.row.game_channel_id).send(
+                embed=embed, file=discord.File(io.BytesIO(png), filename=BOARD_FILE), view=view,
+                allowed_mentions=NO_MENTIONS)
+        except discord.Forbidden as exc:
+            await self._lost_permission(live, exc)
+            raise  # unreachable: _lost_permission raises
+        await self.tables.set_surface(live, board_message_id=message.id, board_version=version)
+        if old is not None:
+            try:  # retire the board that could not be edited: its buttons would mislead
+                await self.channel(live.row.game_channel_id).get_partial_message(old).delete()
+            except discord.HTTPException:
+                pass
+
+    # == pictures ==========================================================================
+
+    async def draw(self, function: str | None, fallback: Callable[..., bytes],
+                   *args: Any) -> bytes:
+        """A picture drawn off the event loop: by ``function`` (module:name) in a render
+        worker process, or by ``fallback`` in a thread when there is none (RENDER_WORKERS=0,
+        a renderer replaced in a test or the bench) or the worker failed."""
+        pool = getattr(self.bot, "render_pool", None)
+        if function is not None and pool is not None and "render" not in self.__dict__:
+            try:
+                return await pool.call(function, *args)
+            except (ThinkFailed, ThinkTimeout) as exc:
+                log.warning("render worker failed (%s): drawing in a thread instead", exc)
+        return await asyncio.get_running_loop().run_in_executor(None, fallback, *args)
+
+    @property
+    def renderer_name(self) -> str | None:
+        renderer = type(self).__dict__.get("renderer")
+        function = getattr(renderer, "__func__", renderer)
+        if function is None or not getattr(function, "__module__", "").startswith("render."):
+            return None
+        return f"{function.__module__}:{function.__name__}"
+
+    async def picture(self, live: LiveTable, view: dict[str, Any], locale: str) -> bytes:
+        """``view`` (a public view, perhaps with what a private step highlights) drawn like
+        the board, off the event loop."""
+        return await self.draw(self.renderer_name, self.render, view, live.names(), locale)
+
+    async def board_png(self, live: LiveTable) -> bytes:
+        # Render from a snapshot of the public view, off the event loop.
+        return await self.picture(live, self.game(live).public_view(), live.row.locale)
+
+    # == private information ===============================================================
+
+    async def send_private(self, live: LiveTable, seat: int, text: str) -> None:
+        """DM a player their private state; say so in the game channel when DMs are closed."""
+        if not text or not live.row.seats[seat].person:
+            return
+        user_id = live.user_of(seat)
+        try:
+            await self.bot.dms.send(user_id, clip(text, CONTENT))
+        except (DmsClosed, discord.Forbidden):
+            if await self.tables.set_dm_open(live, seat, False):
+                label = t(self.private_button or "button.mine", live.row.locale)
+                await self.post(live, t("dm.closed", live.row.locale,
+                                        player=self.mention(live, seat), button=label),
+                                mentions=True)
+        except discord.HTTPException as exc:
+            log.warning("table %s: DM to seat %s failed: %s", live.id, seat, exc.status)
+        else:
+            await self.tables.set_dm_open(live, seat, True)
