@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from ..games.ai import PLAYER_LEVELS
 from ..games import Game, IllegalAction, game_class
-from ..i18n import t
+from ..i18n import has, t
 from ..store import SeatRow, StoreFailure
 from ..domain.tables import LiveTable, Outcome, TableError, closed_error
 from ..runtime.thinkpool import ThinkFailed, ThinkTimeout
@@ -392,6 +392,13 @@ class GameCog(commands.GroupCog):
                                                       time=limit_text(row.turn_limit, locale)),
                  policy=t(f"clock.policy.{policy}", locale))
 
+    def level_description(self, level: str, locale: str) -> str:
+        """What an AI level is like, under its name in the lobby's menu: the game's own words
+        (``<game>.ai.level.<level>.description``, e.g. Narabi's expert plays as hard) or the
+        common ones."""
+        key = f"{self.game_key}.ai.level.{level}.description"
+        return t(key if has(key) else f"ai.level.{level}.description", locale)
+
     def lobby_view(self, live: LiveTable, locale: str) -> discord.ui.View | None:
         if live.row.status != "lobby":
             return None
@@ -400,7 +407,7 @@ class GameCog(commands.GroupCog):
         add_ai = None if full else select(
             self.cid(tid, "addai"),
             [discord.SelectOption(label=t(f"ai.level.{level}", locale), value=level,
-                                  description=t(f"ai.level.{level}.description", locale),
+                                  description=self.level_description(level, locale),
                                   emoji=AI_EMOJI) for level in PLAYER_LEVELS],
             placeholder=t("lobby.add_ai", locale), row=1)
         ais = [s for s in live.row.seats if not s.person]
