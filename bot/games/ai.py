@@ -17,7 +17,7 @@ from .registry import entry
 
 #: "random" is uniform over the legal actions: the yardstick the arena measures the others by.
 LEVELS = ("random", "easy", "medium", "hard", "expert")
-PLAYER_LEVELS = ("easy", "medium", "hard")
+PLAYER_LEVELS = ("easy", "medium", "hard", "expert")
 
 
 def seat_view(game: Game, seat: int) -> dict[str, Any]:

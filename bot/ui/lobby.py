@@ -12,7 +12,7 @@ from discord import app_commands
 
 from ..games.ai import PLAYER_LEVELS
 from ..games import game_class
-from ..i18n import t
+from ..i18n import has, t
 from ..store import SeatRow
 from ..domain.tables import LiveTable, TableError
 from .host import CogPart
@@ -94,6 +94,13 @@ class LobbyMixin(CogPart):
                                                       time=limit_text(row.turn_limit, locale)),
                  policy=t(f"clock.policy.{policy}", locale))
 
+    def level_description(self, level: str, locale: str) -> str:
+        """What an AI level is like, under its name in the lobby's menu: the game's own words
+        (``<game>.ai.level.<level>.description``, e.g. Narabi's expert plays as hard) or the
+        common ones."""
+        key = f"{self.game_key}.ai.level.{level}.description"
+        return t(key if has(key) else f"ai.level.{level}.description", locale)
+
     def lobby_view(self, live: LiveTable, locale: str) -> discord.ui.View | None:
         if live.row.status != "lobby":
             return None
@@ -102,7 +109,7 @@ class LobbyMixin(CogPart):
         add_ai = None if full else select(
             self.cid(tid, "addai"),
             [discord.SelectOption(label=t(f"ai.level.{level}", locale), value=level,
-                                  description=t(f"ai.level.{level}.description", locale),
+                                  description=self.level_description(level, locale),
                                   emoji=AI_EMOJI) for level in PLAYER_LEVELS],
             placeholder=t("lobby.add_ai", locale), row=1)
         ais = [s for s in live.row.seats if not s.person]

@@ -27,6 +27,11 @@ class ReplayMixin(CogPart):
         """What a replay shows at one step (a game may reveal what the end revealed)."""
         return game.public_view()
 
+    def replay_buttons(self, live: LiveTable, step: int, locale: str) -> list[discord.ui.Item]:
+        """A game's own buttons under the replay viewer at ``step``, after the common five
+        (Narabi's par line)."""
+        return []
+
     async def _replay(self, interaction: discord.Interaction, route_: Route) -> None:
         """A private viewer stepping through a finished game, rebuilt from its seed and log."""
         live = await self.tables.with_game(route_.table)
@@ -107,7 +112,8 @@ class ReplayMixin(CogPart):
             button(self.cid(tid, "replay", min(step + 1, total), 2), "", emoji="▶",
                    disabled=step >= total),
             button(self.cid(tid, "replay", total, 3), "", emoji="⏭", disabled=step >= total),
-            button(self.cid(tid, "replay", step, 4), t("button.download", locale), emoji="⬇️"))
+            button(self.cid(tid, "replay", step, 4), t("button.download", locale), emoji="⬇️"),
+            *self.replay_buttons(live, step, locale))
         picture = discord.File(io.BytesIO(png), filename=BOARD_FILE)
         message = interaction.message
         if message is not None and message.flags.ephemeral:

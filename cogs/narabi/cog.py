@@ -1,5 +1,5 @@
 """/narabi: lobby, switching in three taps (Switch → card → target), private cards, asking,
-the reveal at the end."""
+the reveal at the end, the par line in the replay viewer (par_line.py)."""
 from __future__ import annotations
 
 import logging
@@ -24,6 +24,8 @@ from bot.ui.routing import Choice, Route, button, choice_items, chosen, select, 
 from bot.ui.style import NO_MENTIONS
 from render.narabi import render as render_board
 
+from .par_line import ParLine
+
 log = logging.getLogger(__name__)
 
 COLOUR_MARK = {"white": "⚪", "dark": "⚫"}
@@ -32,7 +34,7 @@ QUESTION_WAIT = 60.0
 
 
 @app_commands.guild_only()
-class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cmd.narabi.description")):
+class NarabiCog(ParLine, GameCog, group_name="narabi", group_description=command_text("cmd.narabi.description")):
     game_key = "narabi"
     renderer = staticmethod(render_board)
     private_button = "narabi.button.mine"
@@ -143,6 +145,7 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
         state = self.game(live).to_json()
         # The par search is pure and CPU-bound: it runs with the AI searches, off the loop.
         found = await self.bot.pool.call("bot.games.narabi.solver:par", state)
+        self.remember_par(live.id, found)  # the replay viewer's par line shows it
         if found["best"] is not None:
             await self.bot.store.set_par(live.id, found["best"])  # for players' records
         # "none" is proved (no solution within the turn limit); "unknown" is the search giving up.
@@ -154,7 +157,7 @@ class NarabiCog(GameCog, group_name="narabi", group_description=command_text("cm
     async def handle(self, interaction: discord.Interaction, route_: Route) -> None:
         handler = {"switch": self._switch, "pick": self._pick, "confirm": self._confirm,
                    "ask": self._ask, "askcard": self._ask_card, "askwith": self._ask_with,
-                   "answer": self._answer}.get(route_.verb)
+                   "answer": self._answer, "par": self._par_line}.get(route_.verb)
         if handler is None:
             raise TableError("unknown_button")  # type: ignore[unreachable]
         await handler(interaction, route_)

@@ -380,3 +380,79 @@ async def test_the_start_names_the_ai_that_plays_first_even_after_it_moved(harne
     started = next(line for line in thread_lines(h, table) if "plays first" in line)
     first = started.rsplit("—", 1)[1]
     assert "AI · Easy" in first and "<@" not in first, started
+
+
+# == the expert level ========================================================================
+
+async def play_a_person_turn(h, game: str, table: Table, member, rng: random.Random) -> None:
+    """The person at seat 0 plays one legal turn through the real commands or clicks."""
+    live = await h.bot.tables.get(table.id)
+    if game == "sensei":
+        turn = rng.choice(legal_turns(live.game))
+        text = " ".join(("*" if a["type"] == "character" else "") + f"{a['from']}-{a['to']}"
+                        for a in turn)
+        await h.command(member, "sensei", "move", channel_id=table.thread, notation=text)
+    elif game == "sarena":
+        action = rng.choice(live.game.legal_actions(0))
+        await h.command(member, "sarena", "move", channel_id=table.thread,
+                        move=f"{action['from']}-{action['to']}")
+    else:
+        await narabi_switch(h, table, rng)
+
+
+@pytest.mark.parametrize("game,seats,options", [("sensei", 2, {}), ("sarena", 3, {}),
+                                                ("narabi", 3, {"advanced": True})])
+async def test_expert_is_offered_in_every_lobby_and_plays_legal_moves(harness, players, game,
+                                                                      seats, options):
+    from bot.games.ai import PLAYER_LEVELS
+    from bot.i18n import t
+
+    h = harness
+    ana = players[0]
+    await h.command(ana, game, "start", **options)
+    table_id = table_id_of(lobby_message(h))
+    menu = find_component(lobby_message(h), "addai")
+    offered = {o["value"]: o for o in menu["options"]}
+    assert list(offered) == list(PLAYER_LEVELS) == ["easy", "medium", "hard", "expert"]
+    assert offered["expert"]["label"] == "Expert"
+    # Narabi says its expert plays as hard; the other games say how long it thinks.
+    own = {"narabi": "Plays like Hard"}.get(game, "a second and a half")
+    assert own in offered["expert"]["description"]
+    assert offered["expert"]["description"] == h.bot.router.cog(game).level_description(
+        "expert", "en") != t("ai.level.hard.description", "en")
+    for _ in range(seats - 1):
+        await h.click(ana, lobby_message(h), f"{game}:{table_id}:addai", values=["expert"])
+    live = await h.bot.tables.get(table_id)
+    assert [s.ai for s in live.row.seats] == [None] + ["expert"] * (seats - 1)
+    assert "AI · Expert" in lobby_message(h)["embeds"][0]["fields"][0]["value"]
+    await h.click(ana, lobby_message(h), f"{game}:{table_id}:start")
+    live = await h.bot.tables.get(table_id)
+    table = Table(table_id, lobby_message(h), live.row.game_channel_id, [ana])
+    rng = random.Random(game)
+    for _ in range(3):
+        live = await h.bot.tables.get(table_id)
+        if live.row.status != "playing":
+            break
+        assert live.game.to_move == 0, "the expert AI answered at once"
+        await play_a_person_turn(h, game, table, ana, rng)
+    rows = await h.bot.store.actions(table_id)
+    assert {seat for seat, _ in rows} - {0}, "an expert seat played"
+    live = await h.bot.tables.get(table_id)
+    if live.row.status == "playing":
+        # Every AI move is legal: the log rebuilds the very same game.
+        assert (await h.bot.tables.rebuild(table_id)).to_json() == live.game.to_json()
+    else:
+        await assert_ai_game_ended_cleanly(h, table)
+
+
+async def test_the_start_commands_offer_expert_within_discords_limits(harness, players):
+    from bot.ui.gamecog import AI_CHOICES
+
+    assert [c.value for c in AI_CHOICES] == ["easy", "medium", "hard", "expert"]
+    assert len(AI_CHOICES) <= 25 and all(len(c.name) <= 100 for c in AI_CHOICES)
+    h = harness
+    table = await solo_table(h, players[0], "sensei", ai="expert", first="red")
+    live = await h.bot.tables.get(table.id)
+    assert [s.ai for s in live.row.seats] == [None, "expert"]
+    assert live.game.turn > 1  # the expert played the first turn
+    assert any("AI · Expert" in line for line in thread_lines(h, table))
