@@ -20,7 +20,7 @@ import discord
 from bot.domain.tables import LiveTable, TableError
 from bot.i18n import t
 from bot.runtime.thinkpool import ThinkFailed, ThinkTimeout
-from bot.ui.gamecog import STEP_PICTURE_WAIT
+from bot.ui.turns import STEP_PICTURE_WAIT
 from bot.ui.routing import Route, button, view_of
 
 if TYPE_CHECKING:
