@@ -446,7 +446,7 @@ async def test_expert_is_offered_in_every_lobby_and_plays_legal_moves(harness, p
 
 
 async def test_the_start_commands_offer_expert_within_discords_limits(harness, players):
-    from bot.ui.gamecog import AI_CHOICES
+    from bot.ui.lobby import AI_CHOICES
 
     assert [c.value for c in AI_CHOICES] == ["easy", "medium", "hard", "expert"]
     assert len(AI_CHOICES) <= 25 and all(len(c.name) <= 100 for c in AI_CHOICES)
