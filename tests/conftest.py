@@ -28,16 +28,19 @@ POSTGRES_ONLY = pytest.mark.parametrize("database", ["postgresql"], indirect=Tru
 
 
 async def start_bot(database: Path | str, fake: FakeDiscord | None = None, *,
-                    render_workers: int = 0, manage_heap: bool = False) -> Harness:
+                    render_workers: int = 0, manage_heap: bool = False,
+                    sync_commands: bool = True) -> Harness:
     """A bot on ``database`` (a SQLite path or a PostgreSQL URL) behind a fake Discord.
-    Pictures are drawn in a thread (no render process per test) unless ``render_workers``."""
+    Pictures are drawn in a thread (no render process per test) unless ``render_workers``.
+    ``sync_commands=False``: the bot does not send its slash commands at start (another bot
+    on the same fake already did)."""
     store = await Store.open(database)
     # AI players play without the pause meant for people watching; one search process.
     is_url = isinstance(database, str) and "://" in database
     settings = Settings(token="", database_path=Path("unused.sqlite3") if is_url else Path(database),
                         dev_guild_id=None, log_level="INFO", ai_workers=1, ai_pause_seconds=0.0,
                         database_url=database if is_url else None, render_workers=render_workers)
-    bot = TabletopBot(settings, store, manage_heap=manage_heap)
+    bot = TabletopBot(settings, store, manage_heap=manage_heap, sync_commands=sync_commands)
     return await Harness.start(bot, fake)
 
 
