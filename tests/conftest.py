@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import queue
+import threading
 from pathlib import Path
 
 import pytest
@@ -26,16 +28,19 @@ POSTGRES_ONLY = pytest.mark.parametrize("database", ["postgresql"], indirect=Tru
 
 
 async def start_bot(database: Path | str, fake: FakeDiscord | None = None, *,
-                    render_workers: int = 0, manage_heap: bool = False) -> Harness:
+                    render_workers: int = 0, manage_heap: bool = False,
+                    sync_commands: bool = True) -> Harness:
     """A bot on ``database`` (a SQLite path or a PostgreSQL URL) behind a fake Discord.
-    Pictures are drawn in a thread (no render process per test) unless ``render_workers``."""
+    Pictures are drawn in a thread (no render process per test) unless ``render_workers``.
+    ``sync_commands=False``: the bot does not send its slash commands at start (another bot
+    on the same fake already did)."""
     store = await Store.open(database)
     # AI players play without the pause meant for people watching; one search process.
     is_url = isinstance(database, str) and "://" in database
     settings = Settings(token="", database_path=Path("unused.sqlite3") if is_url else Path(database),
                         dev_guild_id=None, log_level="INFO", ai_workers=1, ai_pause_seconds=0.0,
                         database_url=database if is_url else None, render_workers=render_workers)
-    bot = TabletopBot(settings, store, manage_heap=manage_heap)
+    bot = TabletopBot(settings, store, manage_heap=manage_heap, sync_commands=sync_commands)
     return await Harness.start(bot, fake)
 
 
@@ -57,32 +62,99 @@ async def close_stores(monkeypatch):
         await store.close()
 
 
+class Databases:
+    """Fresh copies of the migrated template, made one test ahead and dropped after it in a
+    thread of their own, over one kept connection: a test finds its database waiting instead
+    of waiting for CREATE DATABASE (and two psql processes) itself. Each copy is still a new
+    database made from the template, used by one test only."""
+
+    def __init__(self, server: TempPostgres) -> None:
+        self.server = server
+        self._jobs: queue.Queue = queue.Queue()
+        self._ready: queue.Queue = queue.Queue()
+        self._made = 0
+        self._thread = threading.Thread(target=self._work, name="test-databases", daemon=True)
+        self._thread.start()
+        self._make()
+
+    def _make(self) -> None:
+        self._made += 1
+        self._jobs.put(("create", f"t{os.getpid()}_{self._made}"))
+
+    def _work(self) -> None:
+        import asyncpg
+        loop = asyncio.new_event_loop()
+        conn = None
+        try:
+            conn = loop.run_until_complete(asyncpg.connect(self.server.admin_url))
+            while (job := self._jobs.get()) is not None:
+                kind, name = job
+                try:
+                    if kind == "create":
+                        loop.run_until_complete(
+                            conn.execute(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}"))
+                        self._ready.put(name)
+                    else:
+                        loop.run_until_complete(
+                            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                except Exception as exc:  # handed to the test that waits for a database
+                    if kind == "create":
+                        self._ready.put(exc)
+        except Exception as exc:
+            self._ready.put(exc)
+        finally:
+            if conn is not None:
+                loop.run_until_complete(conn.close())
+            loop.close()
+
+    def take(self) -> str:
+        """A fresh database's URL; the next one is started meanwhile."""
+        got = self._ready.get(timeout=300)
+        if isinstance(got, BaseException):
+            raise got
+        self._make()
+        return self.server.url(got)
+
+    def drop(self, url: str) -> None:
+        self._jobs.put(("drop", url.rsplit("/", 1)[-1]))
+
+    def close(self) -> None:
+        self._jobs.put(None)
+        self._thread.join(timeout=60)
+
+
 @pytest.fixture(scope="session")
 def pg_server():
-    """One PostgreSQL server for the session, with a migrated template each test's database
-    is copied from. Skipped without PostgreSQL's programs, except in CI, where it must run."""
+    """One PostgreSQL server for the session (under pytest-xdist: one per worker process,
+    each on its own free port and temporary folder), with a migrated template each test's
+    database is copied from. Skipped without PostgreSQL's programs, except in CI, where it
+    must run."""
     try:
         server = TempPostgres().start()
     except Unavailable as exc:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(f"CI must test the PostgreSQL backend, but: {exc}")
         pytest.skip(f"PostgreSQL tests skipped: {exc}")
-    server.psql(f"CREATE DATABASE {TEMPLATE}")
+    try:
+        server.psql(f"CREATE DATABASE {TEMPLATE}")
 
-    async def migrate() -> None:
-        await (await Store.open(server.url(TEMPLATE))).close()
+        async def migrate() -> None:
+            await (await Store.open(server.url(TEMPLATE))).close()
 
-    asyncio.run(migrate())
-    yield server
-    server.stop()
+        asyncio.run(migrate())
+        server.databases = Databases(server)  # type: ignore[attr-defined]
+        yield server
+        server.databases.close()  # type: ignore[attr-defined]
+    finally:
+        server.stop()
 
 
 @pytest.fixture
 def postgres_url(pg_server):
     """A fresh, migrated PostgreSQL database for one test."""
-    url = pg_server.new_database(template=TEMPLATE)
+    url = pg_server.databases.take()
     yield url
-    pg_server.drop_database(url)
+    pg_server.databases.drop(url)
 
 
 @pytest.fixture(params=BACKENDS)

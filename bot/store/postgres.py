@@ -33,6 +33,16 @@ STATEMENT_TIMEOUT = 2.0
 #: seconds to wait for a free pooled connection before the write is answered as failed
 ACQUIRE_TIMEOUT = 2.0
 
+#: what asyncpg raises on a connection the server ended while it sat idle in the pool, before
+#: asyncpg saw the socket close: the server's goodbye left its protocol in a state where the
+#: next statement is refused before it is sent ("cannot switch to state ...; another operation
+#: is in progress"), or the goodbye is the answer to that first statement
+DEAD_CONNECTION = (asyncpg.InternalClientError, asyncpg.ConnectionDoesNotExistError,
+                   asyncpg.AdminShutdownError, asyncpg.CannotConnectNowError)
+#: every error of the connection or the database a job's caller is answered with
+FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError,
+            asyncio.TimeoutError)
+
 _PLACEHOLDER = re.compile(r"(\bIS )?\?")
 
 
@@ -65,7 +75,8 @@ def classify(exc: BaseException) -> str:
     if isinstance(exc, asyncpg.InterfaceError) and "pool is clos" in str(exc).lower():
         return "closed"
     if sqlstate.startswith(("08", "57P")) or isinstance(
-            exc, (OSError, asyncpg.InterfaceError, asyncio.TimeoutError)):
+            exc, (OSError, asyncpg.InterfaceError, asyncpg.InternalClientError,
+                  asyncio.TimeoutError)):
         return "unreachable"
     return "other"
 
@@ -80,6 +91,9 @@ class PostgresTx:
 
     def __init__(self, conn: asyncpg.Connection) -> None:
         self._conn = conn
+        #: the job's transaction was opened (BEGIN answered): from here on a failure may
+        #: have come after some of the job ran, and the job is not run again
+        self.begun = False
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         return _count(await self._conn.execute(to_postgres(sql), *params))
@@ -136,6 +150,8 @@ class PostgresBackend:
         self.broken: str | None = None
         #: batches run again after a deadlock with another process
         self.retried = 0
+        #: times a connection was found ended by the server (the pool then renews them all)
+        self.reconnects = 0
 
     @property
     def url(self) -> str:
@@ -180,38 +196,66 @@ class PostgresBackend:
     classify = staticmethod(classify)
 
     def is_failure(self, exc: BaseException) -> bool:
-        return isinstance(exc, (asyncpg.PostgresError, asyncpg.InterfaceError, OSError,
-                                asyncio.TimeoutError))
+        return isinstance(exc, FAILURES)
+
+    async def _found_dead(self, exc: BaseException) -> bool:
+        """``exc`` says the connection was ended by the server (a restart, a failover, an
+        administrator): the pool's other connections were most likely ended with it, so all
+        are replaced as they are next taken (not one failed click each)."""
+        if not isinstance(exc, DEAD_CONNECTION):
+            return False
+        self.reconnects += 1
+        await self._pool.expire_connections()
+        return True
 
     async def run_on_writer(self, statement: str) -> None:
         async with self._pool.acquire() as conn:
             await conn.execute(statement)
 
     async def fetch(self, sql: str, params: Sequence[Any]) -> list[tuple]:
-        async with self._pool.acquire(timeout=ACQUIRE_TIMEOUT) as conn:
-            return [tuple(r) for r in await conn.fetch(to_postgres(sql), *params)]
+        """A read; one found on a connection the server had ended is read again on a new one."""
+        for attempt in range(2):
+            try:
+                async with self._pool.acquire(timeout=ACQUIRE_TIMEOUT) as conn:
+                    return [tuple(r) for r in await conn.fetch(to_postgres(sql), *params)]
+            except DEAD_CONNECTION as exc:
+                if not await self._found_dead(exc) or attempt:
+                    raise
+        raise RuntimeError("unreachable")  # pragma: no cover
 
     async def run_job(self, job: Job, *, single: bool = False) -> tuple[Any, BaseException | None]:
         """``job`` in its own transaction (``single``: a job of one statement, which is a
         transaction by itself): (value, None), or (None, its refusal or the database's
-        failure). A deadlock with another process runs it again."""
-        for attempt in range(RETRIES + 1):
+        failure). A deadlock with another process runs it again; so does a job whose
+        connection turns out to have been ended by the server before the job's transaction
+        was opened (nothing of it ran), on a new connection. A job of one statement is run
+        again only when asyncpg refused to send it (InternalClientError)."""
+        attempt = 0
+        renewed = False
+        while True:
+            tx: PostgresTx | None = None
             try:
                 async with self._pool.acquire(timeout=ACQUIRE_TIMEOUT) as conn:
+                    tx = PostgresTx(conn)
                     if single:
-                        return await job(PostgresTx(conn)), None
+                        return await job(tx), None
                     async with conn.transaction():
-                        return await job(PostgresTx(conn)), None
+                        tx.begun = True
+                        return await job(tx), None
             except asyncpg.IntegrityConstraintViolationError as exc:
                 return None, Conflict(str(exc))
             except (StoreError, KeyError, TypeError) as exc:
                 return None, exc
-            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError,
-                    asyncio.TimeoutError) as exc:
+            except FAILURES as exc:
+                unsent = tx is None or (not tx.begun if not single
+                                        else isinstance(exc, asyncpg.InternalClientError))
+                if await self._found_dead(exc) and unsent and not renewed:
+                    renewed = True  # once: the pool's connections are all new now
+                    continue
                 if getattr(exc, "sqlstate", "") not in ("40P01", "40001") or attempt == RETRIES:
                     return None, exc
+                attempt += 1
                 self.retried += 1
-        return None, RuntimeError("unreachable")  # pragma: no cover
 
     async def close(self) -> None:
         await self._pool.close()

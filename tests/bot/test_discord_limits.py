@@ -77,7 +77,10 @@ async def test_two_bots_on_one_token_share_its_budget(tmp_path):
     fake = FakeDiscord(time_scale=1.0)
     bots = []
     for n in range(2):
-        h = await start_bot(tmp_path / f"b{n}.sqlite3", fake)
+        # The commands are the token's: sent once. A second sync within Discord's 20 s
+        # window would empty that bucket, and discord.py waits the window out (in real time
+        # here) before the bot may start; the test is about the sends below.
+        h = await start_bot(tmp_path / f"b{n}.sqlite3", fake, sync_commands=n == 0)
         h.bot.budget.per_second = Settings("", tmp_path, None, "INFO", processes=2).rest_per_second
         bots.append(h.bot)
     since = fake.now()

@@ -332,10 +332,12 @@ async def test_a_lost_postgres_connection_is_answered_and_the_next_click_works(
     await admin.execute("LOCK TABLE game_tables IN EXCLUSIVE MODE")  # the next write waits
     caplog.clear()
     click = asyncio.create_task(confirm_switch(h, table, random.Random(9)))
-    for _ in range(100):  # until the bot's write is waiting on the lock
+    for _ in range(1000):  # until the bot's write is waiting on the lock
         if await admin.fetchval("SELECT count(*) FROM pg_locks WHERE NOT granted"):
             break
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.01)
+    else:
+        raise AssertionError("the bot's write never waited on the lock")
     await admin.execute(cut, name)
     await holding.rollback()
     token = await asyncio.wait_for(click, 20)  # answered, never left hanging

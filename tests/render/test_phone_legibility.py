@@ -21,6 +21,10 @@ from render import chart, narabi, sarena, sensei
 
 from tests.render.legibility import Seen, Tracer, clear_render_caches, see
 
+# The module's fixtures trace every picture once (tens of CPU seconds): under pytest-xdist
+# (--dist loadgroup) the module's tests stay in one worker instead of each worker tracing again.
+pytestmark = pytest.mark.xdist_group("phone_legibility")
+
 MIN_CAP_PX = 8.0  # capitals of an 11 px DejaVu Sans
 MIN_MARK_CONTRAST = 3.0
 MIN_TEXT_CONTRAST = 4.5
