@@ -14,6 +14,7 @@ from .tx import Tx
 async def insert_result(tx: Tx, table: TableRow,
                         result: dict[str, Any], outcomes: list[tuple[int, int, str, bool]],
                         now: float) -> None:
+    """The result of a game that just ended, per seat too (in the transaction of its last move)."""
     await tx.execute(
         "INSERT INTO results (table_id, game, guild_id, result, finished_at) VALUES (?,?,?,?,?)",
         (table.id, table.game, table.guild_id, dumps(result), now))
@@ -28,6 +29,8 @@ async def insert_result(tx: Tx, table: TableRow,
 
 async def rate_result(tx: Tx, table: TableRow, result: dict[str, Any],
                       cooperative: bool, now: float, per_day: int) -> None:
+    """Rate the game that just ended, or record why it is unrated (``per_day``: rated games a
+    day between the same people)."""
     seats = [{"seat": r[0], "user_id": r[1], "ai": r[2], "ai_played": r[3], "timed_out": r[4]}
              for r in await tx.fetch("SELECT seat, user_id, ai, ai_played, timed_out "
                                      "FROM seats WHERE table_id=? ORDER BY seat", (table.id,))]
