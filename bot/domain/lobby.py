@@ -15,6 +15,12 @@ def _next_ai_id(seats: list[SeatRow]) -> int:
     return min([0, *(s.user_id for s in seats)]) - 1
 
 
+def _renumbered(seats: list[SeatRow]) -> list[SeatRow]:
+    """The seats that remain, numbered again from 0 (a lobby has no gaps)."""
+    return [SeatRow(i, s.user_id, s.name, s.dm_open, s.ai, locale=s.locale)
+            for i, s in enumerate(seats)]
+
+
 class LobbyOps(TableCache):
     """What players and the host do in a lobby."""
 
@@ -59,10 +65,8 @@ class LobbyOps(TableCache):
                 raise TableError("invite_only", player=f"<@{live.row.invited_id}>")
             if len(live.row.seats) >= live.cls.max_seats:
                 raise TableError("table_full", max=live.cls.max_seats)
-            seats = [*live.row.seats, SeatRow(len(live.row.seats), user_id, name, locale=locale)]
-            await self.store.set_seats(table_id, seats)
-            live.row.seats = seats
-            live.row.rev += 1
+            await self._set_seats(
+                live, [*live.row.seats, SeatRow(len(live.row.seats), user_id, name, locale=locale)])
             return live
 
     async def leave(self, table_id: int, user_id: int) -> LiveTable:
@@ -80,13 +84,9 @@ class LobbyOps(TableCache):
                 # AI players alone: nobody left to start the game.
                 await self._close(live, "cancelled")
                 return live
-            seats = [SeatRow(i, s.user_id, s.name, s.dm_open, s.ai, locale=s.locale)
-                     for i, s in enumerate(remaining)]
-            await self.store.set_seats(table_id, seats)
-            live.row.seats = seats
-            live.row.rev += 1
+            await self._set_seats(live, _renumbered(remaining))
             if live.row.host_id == user_id:
-                host = next(s for s in seats if s.person)
+                host = next(s for s in live.row.seats if s.person)
                 await self.store.update_table(table_id, host_id=host.user_id)
                 live.row.host_id = host.user_id
                 live.row.rev += 1
@@ -101,11 +101,9 @@ class LobbyOps(TableCache):
                 raise TableError("host_only_ai")
             if len(live.row.seats) >= live.cls.max_seats:
                 raise TableError("table_full", max=live.cls.max_seats)
-            seats = [*live.row.seats,
-                     SeatRow(len(live.row.seats), _next_ai_id(live.row.seats), name, ai=level)]
-            await self.store.set_seats(table_id, seats)
-            live.row.seats = seats
-            live.row.rev += 1
+            await self._set_seats(live, [
+                *live.row.seats,
+                SeatRow(len(live.row.seats), _next_ai_id(live.row.seats), name, ai=level)])
             return live
 
     async def remove_ai(self, table_id: int, user_id: int, seat: int) -> LiveTable:
@@ -117,13 +115,14 @@ class LobbyOps(TableCache):
                 raise TableError("host_only_ai")
             if not 0 <= seat < len(live.row.seats) or live.row.seats[seat].person:
                 raise TableError("stale")
-            remaining = [s for s in live.row.seats if s.seat != seat]
-            seats = [SeatRow(i, s.user_id, s.name, s.dm_open, s.ai, locale=s.locale)
-                     for i, s in enumerate(remaining)]
-            await self.store.set_seats(table_id, seats)
-            live.row.seats = seats
-            live.row.rev += 1
+            await self._set_seats(live, _renumbered([s for s in live.row.seats if s.seat != seat]))
             return live
+
+    async def _set_seats(self, live: LiveTable, seats: list[SeatRow]) -> None:
+        """Store the lobby's new seats; the lobby shows them."""
+        await self.store.set_seats(live.id, seats)
+        live.row.seats = seats
+        live.row.rev += 1
 
     async def _close(self, live: LiveTable, reason: str) -> None:
         await self.store.update_table(live.id, status="cancelled", closed_reason=reason)
