@@ -4,13 +4,13 @@ once, commits per second sustained, and the restore of many unfinished tables.
 from __future__ import annotations
 
 import asyncio
-import json
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 from .clicks import bench_bot, burst_clicks, ms, narabi_tables, settled_heap, switch_click
+from .storage import SEAT_INSERT, UNFINISHED_COLUMNS, narabi_states, unfinished_rows
 
 
 class _Databases:
@@ -96,28 +96,19 @@ async def _backend_commits(db: Path | str, seconds: float, writers: int = 64) ->
 
 async def _backend_restore(db: Path | str, count: int) -> dict[str, Any]:
     """Restore of ``count`` unfinished tables (with their clocks) by a fresh process."""
-    from ...games import game_class
     from ...store import Store
     from ...domain.tables import TableService
     from ...runtime.turnclock import TurnClock
 
     store = await Store.open(db)
-    cls = game_class("narabi")
-    states = [json.dumps(cls.new(4, {"advanced": False}, seed).to_json()) for seed in range(50)]
+    states = narabi_states()
     now = time.time()
 
     async def fill(tx, first: int, last: int) -> None:
-        await tx.executemany(
-            "INSERT INTO game_tables (id, game, guild_id, channel_id, host_id, status, options, "
-            "locale, seed, version, state, thread_id, board_message_id, created_at, updated_at, "
-            "turn_limit, deadline, deadline_seat, board_version) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)",
-            [(i, "narabi", 1, 10_000 + i, 1, "playing", '{"advanced":false}', "en-US", i, 0,
-              states[i % len(states)], 20_000 + i, 30_000 + i, now, now, 86_400.0,
-              now + 86_400.0 * (0.6 + i / count), 0) for i in range(first, last)])
-        await tx.executemany("INSERT INTO seats (table_id, seat, user_id, name) VALUES (?,?,?,?)",
-                             [(i, s, 100 + s, f"p{s}") for i in range(first, last)
-                              for s in range(4)])
+        tables, seats = unfinished_rows(range(first, last), count, states, now)
+        await tx.executemany(f"INSERT INTO game_tables ({UNFINISHED_COLUMNS}, board_version) "
+                             f"VALUES ({','.join('?' * 18)},0)", tables)
+        await tx.executemany(SEAT_INSERT, seats)
 
     for first in range(1, count + 1, 2000):
         await store.write(lambda tx, f=first: fill(tx, f, min(count + 1, f + 2000)))

@@ -71,11 +71,35 @@ async def _finished_size(key: str, seats: int, games: int) -> float:
         return round((size() - base) / games)
 
 
+#: the columns of an unfinished table of the restore benches
+UNFINISHED_COLUMNS = ("id, game, guild_id, channel_id, host_id, status, options, locale, seed, "
+                      "version, state, thread_id, board_message_id, created_at, updated_at, "
+                      "turn_limit, deadline, deadline_seat")
+SEAT_INSERT = "INSERT INTO seats (table_id, seat, user_id, name) VALUES (?,?,?,?)"
+
+
+def narabi_states() -> list[str]:
+    """Fifty dealt 4-player Narabi games, stored form."""
+    from ...games import game_class
+
+    cls = game_class("narabi")
+    return [json.dumps(cls.new(4, {"advanced": False}, seed).to_json()) for seed in range(50)]
+
+
+def unfinished_rows(ids: range, count: int, states: list[str],
+                    now: float) -> tuple[list[tuple], list[tuple]]:
+    """The rows (``UNFINISHED_COLUMNS``, then seats) of tables ``ids`` of ``count`` running
+    4-player Narabi games, each in its thread, their day-long clocks falling due one by one."""
+    tables = [(i, "narabi", 1, 10_000 + i, 1, "playing", '{"advanced":false}', "en-US", i, 0,
+               states[i % len(states)], 20_000 + i, 30_000 + i, now, now, 86_400.0,
+               now + 86_400.0 * (0.6 + i / count), 0) for i in ids]
+    return tables, [(i, s, 100 + s, f"p{s}") for i in ids for s in range(4)]
+
+
 async def bench_restore(count: int) -> dict[str, Any]:
     """Start-up restore of ``count`` unfinished tables from a fresh process's point of view."""
     import sqlite3
 
-    from ...games import game_class
     from ...store import Store
     from ...domain.tables import TableService
 
@@ -83,20 +107,12 @@ async def bench_restore(count: int) -> dict[str, Any]:
         db_path = Path(tmp) / "restore.sqlite3"
         store = await Store.open(db_path)
         await store.close()
-        cls = game_class("narabi")
-        states = [json.dumps(cls.new(4, {"advanced": False}, seed).to_json()) for seed in range(50)]
         now = time.time()
+        tables, seats = unfinished_rows(range(1, count + 1), count, narabi_states(), now)
         with sqlite3.connect(db_path) as db:
-            db.executemany(
-                "INSERT INTO game_tables (id, game, guild_id, channel_id, host_id, status, options, "
-                "locale, seed, version, state, thread_id, board_message_id, created_at, updated_at, "
-                "turn_limit, deadline, deadline_seat) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                [(i, "narabi", 1, 10_000 + i, 1, "playing", '{"advanced":false}', "en-US", i, 0,
-                  states[i % len(states)], 20_000 + i, 30_000 + i, now, now, 86_400.0,
-                  now + 86_400.0 * (0.6 + i / count), 0)
-                 for i in range(1, count + 1)])
-            db.executemany("INSERT INTO seats (table_id, seat, user_id, name) VALUES (?,?,?,?)",
-                           [(i, s, 100 + s, f"p{s}") for i in range(1, count + 1) for s in range(4)])
+            db.executemany(f"INSERT INTO game_tables ({UNFINISHED_COLUMNS}) "
+                           f"VALUES ({','.join('?' * 18)})", tables)
+            db.executemany(SEAT_INSERT, seats)
         from ...runtime.turnclock import TurnClock
 
         started = time.perf_counter()
