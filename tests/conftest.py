@@ -12,7 +12,8 @@ from bot.client import TabletopBot
 from bot.config import Settings
 from bot.store import Store
 from bot.testing import fake_discord
-from bot.testing.fake_discord import FakeDiscord, Harness, Member
+from bot.testing.fake_discord import FakeDiscord, Member
+from bot.testing.harness import Harness
 from bot.testing.pgserver import TEMPLATE, TempPostgres, Unavailable
 
 # Discord's counts, with its rate-limit windows passing 20 times faster than real time: a test

@@ -9,7 +9,8 @@ import pytest
 
 import bot.domain.tables as tables_module
 
-from bot.testing.fake_discord import Harness, components_of
+from bot.testing.fake_discord import components_of
+from bot.testing.harness import Harness
 # The steps a person's clicks take live with the bench's copy of them; tests import them here.
 from bot.testing.flows import (Table, Tap, board, choice_on, ephemeral_reply,  # noqa: F401
                                narabi_path, open_lobby, random_move, sarena_path, sensei_path,

@@ -7,7 +7,8 @@ import asyncio
 import re
 from typing import Any
 
-from bot.testing.fake_discord import BOT_ID, CHANNEL_ID, FakeDiscord, Harness, Member, snowflake
+from bot.testing.fake_discord import BOT_ID, CHANNEL_ID, FakeDiscord, Member, snowflake
+from bot.testing.harness import Harness
 
 from . import people
 from .commands import CommandError, Parsed, catalog, entries, parse, too_long

@@ -11,8 +11,9 @@ import sys
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from .core import Store, backend_kind
+from .core import backend_kind
 from .schema import IDENTITY_TABLES
+from .store import Store
 
 #: every table, parents before children (foreign keys hold at each step)
 TABLES: tuple[tuple[str, str], ...] = (

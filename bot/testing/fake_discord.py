@@ -6,7 +6,7 @@ rate-limit handling included, and is answered as strictly as Discord answers it:
 budget, per-route buckets and 429s, the invalid-request ban, interaction deadlines and message
 limits (``discord_limits``). Every request is recorded; messages the bot sends are kept per
 channel so a test can click the buttons that are really on them, with interaction payloads
-shaped like the gateway's.
+shaped like the gateway's (``harness.Harness`` sends those and drives the bot).
 """
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
-from discord.webhook import async_ as webhook_async
 
 from .discord_limits import (INTERACTION_DEADLINE, INTERACTION_TOKEN_LIFETIME, RateLimits,
                              message_errors, route_of)
@@ -38,9 +37,6 @@ _ids = itertools.count(1_000_000_000_000_000_000)
 #: how fast the rate-limit windows of a new fake pass (see RateLimits.time_scale); the test
 #: suite speeds them up, the bench and the playground keep Discord's pace
 TIME_SCALE = 1.0
-#: interaction tokens, unique across every harness of the process (a restarted bot on the same
-#: fake must not answer an older interaction's token)
-_tokens = itertools.count(1)
 
 
 def snowflake() -> int:
@@ -417,147 +413,6 @@ class Member:
     @property
     def mention(self) -> str:
         return f"<@{self.id}>"
-
-
-class Harness:
-    """Drives a bot with gateway-shaped interactions and waits for everything it started."""
-
-    def __init__(self, bot: discord.Client, fake: FakeDiscord) -> None:
-        self.bot = bot
-        self.fake = fake
-
-    @classmethod
-    async def start(cls, bot: discord.Client, fake: FakeDiscord | None = None) -> "Harness":
-        fake = fake or FakeDiscord()
-        install(bot, fake)
-        bot._connection.application_id = APP_ID
-        bot._connection.user = discord.ClientUser(state=bot._connection,
-                                                  data=user_payload(BOT_ID, "Tabletop"))
-        # Discord sends every server the bot is in at connection (GUILD_CREATE): a click then
-        # finds its server in the cache instead of building a stand-in for it.
-        bot._connection._add_guild_from_data({"id": str(fake.guild_id), "name": "Server",
-                                              "owner_id": "1", "roles": [], "channels": []})
-        harness = cls(bot, fake)
-        await bot._async_setup_hook()
-        await bot.setup_hook()
-        return harness
-
-    async def settle(self) -> None:
-        """Wait until every task the bot started (command invokers, dynamic items) is done and
-        every table's messages have been brought up to date (AI players' moves included)."""
-        current = asyncio.current_task()
-        reconciler = getattr(self.bot, "reconciler", None)
-        autoplayer = getattr(self.bot, "autoplayer", None)
-        for _ in range(100):
-            pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()
-                       and (t.get_name().startswith(("discord-ui", "CommandTree", "discord.py: ")))]
-            if pending:
-                await asyncio.gather(*pending, return_exceptions=True)
-            elif reconciler is not None and not reconciler.idle:
-                await reconciler.wait_idle()
-            elif autoplayer is not None and autoplayer.active:
-                await autoplayer.wait_idle()  # AI players' moves, and what they announce
-            else:
-                return
-        raise AssertionError("tasks did not settle")
-
-    def _base(self, member: Member, channel_id: int, kind: int) -> tuple[str, dict[str, Any]]:
-        token = f"tok{next(_tokens)}"
-        is_thread = channel_id in self.fake.threads
-        channel = (dict(self.fake.threads[channel_id]) if is_thread else
-                   {"id": str(channel_id), "type": 0, "guild_id": str(self.fake.guild_id), "name": "games",
-                    "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None})
-        self.fake.interactions[token] = InteractionRecord(channel_id, self.fake.now(), kind)
-        payload = {
-            "id": str(snowflake()), "application_id": str(APP_ID), "type": kind, "token": token,
-            "version": 1, "guild_id": str(self.fake.guild_id), "channel_id": str(channel_id),
-            "channel": channel,
-            "member": {"user": user_payload(member.id, member.name), "roles": [],
-                       "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False, "mute": False,
-                       "permissions": member.permissions, "flags": 0, "nick": None},
-            "locale": member.locale, "guild_locale": self.fake.guild_locale,
-            "app_permissions": self.fake.app_permissions, "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.fake.guild_id)}, "context": 0,
-            "attachment_size_limit": 8 * 1024 * 1024,
-        }
-        return token, payload
-
-    async def command(self, member: Member, name: str, sub: str | None = None, /,
-                      channel_id: int = CHANNEL_ID, *, settle: bool = True,
-                      **options: Any) -> str:
-        """Invoke ``/name [sub] option=value …``; returns the interaction token."""
-        token, payload = self._base(member, channel_id, 2)
-        opts = [{"name": k, "type": _option_type(v), "value": v} for k, v in options.items()]
-        if sub is not None:
-            opts = [{"name": sub, "type": 1, "options": opts}]
-        payload["data"] = {"id": str(snowflake()), "name": name, "type": 1, "options": opts}
-        if any(isinstance(v, Member) for v in options.values()):
-            resolved = {str(v.id): user_payload(v.id, v.name) for v in options.values()
-                        if isinstance(v, Member)}
-            payload["data"]["resolved"] = {"users": resolved, "members": {
-                uid: {"roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False,
-                      "mute": False, "permissions": MEMBER_PERMISSIONS, "flags": 0}
-                for uid in resolved}}
-            for o in payload["data"]["options"][0]["options"] if sub else payload["data"]["options"]:
-                if isinstance(o["value"], Member):
-                    o["value"] = str(o["value"].id)
-        self.bot._connection.parse_interaction_create(payload)
-        if settle:
-            await self.settle()
-        return token
-
-    async def click(self, member: Member, message: dict[str, Any], custom_id: str,
-                    values: list[str] | None = None, *, settle: bool = True) -> str:
-        """Click a component of ``message`` (its custom_id need not be on it: forged clicks)."""
-        channel_id = int(message["channel_id"])
-        token, payload = self._base(member, channel_id, 3)
-        component_type = 3 if values is not None else 2
-        payload["data"] = {"custom_id": custom_id, "component_type": component_type}
-        if values is not None:
-            payload["data"]["values"] = values
-        payload["message"] = json.loads(json.dumps(message))
-        self.fake.interactions[token].message_id = int(message["id"])
-        # when the event reaches the bot (building the payload above is the fake's own work)
-        self.fake.clicked_at[token] = time.perf_counter()
-        self.bot._connection.parse_interaction_create(payload)
-        if settle:
-            await self.settle()
-        return token
-
-    def reply_text(self, token: str) -> str:
-        """What the clicking user saw in answer (content of every reply, joined)."""
-        out = []
-        for body in self.fake.replies(token):
-            data = body.get("data", body) if isinstance(body, dict) else {}
-            out.append(data.get("content") or "")
-            for embed in data.get("embeds") or []:
-                out.append(embed.get("description") or "")
-        return "\n".join(out)
-
-    def reply_flags(self, token: str) -> list[int]:
-        return [(b.get("data", b) or {}).get("flags", 0) for b in self.fake.replies(token)]
-
-
-def _option_type(value: Any) -> int:
-    if isinstance(value, bool):
-        return 5
-    if isinstance(value, int):
-        return 4
-    if isinstance(value, Member):
-        return 6
-    return 3
-
-
-def install(bot: discord.Client, fake: FakeDiscord) -> None:
-    """Put ``fake`` where ``bot`` keeps its HTTP session, authenticated with the fake's token.
-    Interactions built afterwards take the same session for their responses."""
-    bot.http.token = fake.token
-    # What static_login sets up before the first request.
-    bot.http._global_over = asyncio.Event()
-    bot.http._global_over.set()
-    bot.http._HTTPClient__session = fake.session()  # type: ignore[attr-defined]
-    # A test before this one may have left another adapter in this context.
-    webhook_async.async_context.set(webhook_async.AsyncWebhookAdapter())
 
 
 def components_of(message: dict[str, Any]) -> list[dict[str, Any]]:

@@ -8,7 +8,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .fake_discord import CHANNEL_ID, Harness, Member, components_of, find_component
+from .fake_discord import CHANNEL_ID, Member, components_of, find_component
+from .harness import Harness
 
 
 @dataclass

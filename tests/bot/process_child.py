@@ -19,7 +19,8 @@ from bot.client import TabletopBot
 from bot.config import Settings
 from bot.logs import configure
 from bot.store import Store
-from bot.testing.fake_discord import FakeDiscord, Harness, Member
+from bot.testing.fake_discord import FakeDiscord, Member
+from bot.testing.harness import Harness
 from tests.helpers import start_table
 
 

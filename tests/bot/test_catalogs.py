@@ -132,7 +132,7 @@ def test_translated_command_names_stay_unique_where_discord_requires(language):
     from bot.config import Settings
     from bot.store import Store
     from bot.client import TabletopBot
-    from bot.testing.fake_discord import Harness
+    from bot.testing.harness import Harness
 
     book = catalogs()[language]
 

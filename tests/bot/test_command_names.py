@@ -133,7 +133,7 @@ def registered_payloads() -> list[dict[str, Any]]:
     from bot.client import TabletopBot
     from bot.config import Settings
     from bot.store import Store
-    from bot.testing.fake_discord import Harness
+    from bot.testing.harness import Harness
 
     async def payloads(tmp: str) -> list[dict[str, Any]]:
         store = await Store.open(Path(tmp) / "t.sqlite3")

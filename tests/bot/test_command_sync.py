@@ -13,7 +13,8 @@ from bot.config import Settings
 from bot.i18n import t
 from bot.store import Store
 from bot.testing.discord_spec import SPEC
-from bot.testing.fake_discord import ALL_PERMISSIONS, FakeDiscord, Harness, Member
+from bot.testing.fake_discord import ALL_PERMISSIONS, FakeDiscord, Member
+from bot.testing.harness import Harness
 
 
 async def start_with_extra_command(database: Path, command: app_commands.Command) -> Harness:

@@ -7,7 +7,8 @@ import discord
 import pytest
 
 from bot.testing.discord_spec import SPEC, DiscordSpec, http_exception
-from bot.testing.fake_discord import FakeDiscord, Harness
+from bot.testing.fake_discord import FakeDiscord
+from bot.testing.harness import Harness
 
 MESSAGE = {
     "content": "**Sensei #12** — Ana to move",

@@ -144,7 +144,7 @@ def test_sync_goes_to_dev_guild_when_set(tmp_path):
 
     from bot.client import TabletopBot
     from bot.store import Store
-    from bot.testing.fake_discord import Harness
+    from bot.testing.harness import Harness
 
     async def scenario():
         store = await Store.open(tmp_path / "s.sqlite3")

@@ -18,8 +18,9 @@ import pytest
 
 from bot.games.sensei import legal_turns
 from bot.testing.discord_spec import SPEC
-from bot.testing.fake_discord import (ALL_PERMISSIONS, CHANNEL_ID, Harness, Member,
-                                      components_of, find_component)
+from bot.testing.fake_discord import (ALL_PERMISSIONS, CHANNEL_ID, Member, components_of,
+                                      find_component)
+from bot.testing.harness import Harness
 from tests.conftest import start_bot
 from tests.helpers import (Table, deal_with, ephemeral_reply, narabi_path, sarena_path,
                            start_table, tap_through)

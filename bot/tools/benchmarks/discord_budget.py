@@ -21,7 +21,7 @@ async def _bot(db: Path, fake):
     from ...client import TabletopBot
     from ...config import Settings
     from ...store import Store
-    from ...testing.fake_discord import Harness
+    from ...testing.harness import Harness
 
     store = await Store.open(db)
     settings = Settings("", db, None, "WARNING", ai_workers=1, ai_pause_seconds=0.0,
