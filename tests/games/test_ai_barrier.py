@@ -337,7 +337,7 @@ def test_the_entry_point_reads_a_game_through_its_public_surface_only():
 
 
 def test_loading_the_ai_pulls_in_neither_the_store_nor_discord_nor_pillow():
-    code = ("import sys, bot.ai, bot.games.narabi.ai, bot.games.sensei.ai, "
+    code = ("import sys, bot.games.ai, bot.games.narabi.ai, bot.games.sensei.ai, "
             "bot.games.sarena.ai\n"
             "bad = sorted(m for m in sys.modules if m == 'bot.store' or m.split('.')[0] in "
             "('discord', 'PIL', 'aiosqlite'))\n"
