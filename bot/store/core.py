@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable
 
 from ..domain import ratings
 from .errors import LobbyExists, StaleWrite, StoreFailure
+from .reviews import ReviewQueries
 from .rows import (SeatRow, TableRow, TABLE_COLUMNS, dumps, loads, pack_log, row_to_table,
                    unpack_log)
 from .tx import Job, Tx
@@ -61,7 +62,7 @@ def sqlite_path(target: str | Path) -> Path:
     return Path(text[len("sqlite:///"):] if text.startswith("sqlite:///") else text)
 
 
-class Store:
+class Store(ReviewQueries):
     """Every write is a job (a coroutine function of a transaction) queued for the writer. The
     writer takes all the jobs waiting at that moment and runs them in one transaction, each
     inside its own savepoint so that one refused job does not undo the others, and commits
