@@ -25,6 +25,7 @@ from .dms import DmsClosed
 from .permissions import REQUIRED, missing_for_game, missing_from_error, missing_in_channel
 from .reconcile import SurfaceBlocked
 from .replies import ephemeral, refuse, update_message
+from .review import review_button
 from .routing import Route, button, route, select, view_of
 from .translator import command_name, command_text
 
@@ -738,6 +739,7 @@ class GameCog(commands.GroupCog):
         elif kind == "over":
             await self.post(live, t("game.over", locale, summary=self.result_text(live, locale)))
         elif kind == "after":
+            self.bot.reviewer.queue(live.id)  # a game with a review module gets one computed
             await self.after_finish(live)
         elif kind in ("timeout", "remind", "remind_dm", "handed", "back"):
             await self._deliver_clock(live, kind, payload)
@@ -852,7 +854,8 @@ class GameCog(commands.GroupCog):
             return view_of(button(self.cid(tid, "rematch"), t("button.rematch", locale),
                                   style=discord.ButtonStyle.primary, emoji="🔁"),
                            button(self.cid(tid, "replay", 0, 9), t("button.replay", locale),
-                                  emoji="🎞️"))
+                                  emoji="🎞️"),
+                           review_button(self.game_key, tid, locale))
         items = list(self.game_components(live, locale))
         if self.private_button:
             items.append(button(self.cid(tid, "mine"), t(self.private_button, locale), emoji="🔒"))
@@ -1136,7 +1139,8 @@ class GameCog(commands.GroupCog):
             button(self.cid(tid, "replay", min(step + 1, total), 2), "", emoji="▶",
                    disabled=step >= total),
             button(self.cid(tid, "replay", total, 3), "", emoji="⏭", disabled=step >= total),
-            button(self.cid(tid, "replay", step, 4), t("button.download", locale), emoji="⬇️"))
+            button(self.cid(tid, "replay", step, 4), t("button.download", locale), emoji="⬇️"),
+            review_button(self.game_key, tid, locale, replay_step=step))
         picture = discord.File(io.BytesIO(png), filename=BOARD_FILE)
         message = interaction.message
         if message is not None and message.flags.ephemeral:

@@ -131,7 +131,9 @@ async def after_the_end(h: Harness, table, member: Member, download: bool) -> No
     b = board(h, table)
     token = await press(h, member, b, "replay")
     viewer = ephemeral_reply(h, token)
-    first, back, forward, last, download = components_of(viewer)
+    first, back, forward, last, download, *review = components_of(viewer)
+    if review:  # a game with a review: its button answers (here: being prepared)
+        await h.click(member, viewer, review[0]["custom_id"])
     await h.click(member, viewer, forward["custom_id"])
     viewer = h.fake.messages[int(viewer["id"])]
     await h.click(member, viewer, components_of(viewer)[3]["custom_id"])

@@ -36,7 +36,7 @@ async def test_step_through_a_finished_game(harness, players, game, seats):
     viewer = ephemeral_reply(h, token)
     assert viewer["content"].splitlines()[0].endswith(f"move 0 of {total}")
     assert viewer["attachments"], "a picture of the position"
-    first, back, forward, last, _download = components_of(viewer)
+    first, back, forward, last, _download, *review = components_of(viewer)
     assert first["disabled"] and back["disabled"] and not forward["disabled"]
     await h.click(players[0], viewer, forward["custom_id"])
     viewer = h.fake.messages[int(viewer["id"])]
