@@ -438,7 +438,7 @@ def _draw_review(img: Image.Image, review: Any) -> None:
     def trim(move: dict[str, Any], _: bool) -> tuple[float, float]:
         return CELL * 0.12, CELL * 0.18
 
-    paste_layer(img, review_overlay((BOARD_PX, BOARD_PX), review, centre, width=8, trim=trim),
+    paste_layer(img, review_overlay((BOARD_PX, BOARD_PX), review, centre, width=10, trim=trim),
                 ORIGIN)
 
 

@@ -263,3 +263,17 @@ def test_stored_form_by_hand_matches_the_shared_grading():
     assert body["players"][0]["blunder"] == 1 and grading.turns_of(body)[0].better
     assert viewer_module.notation("sensei", turns[0].played) == "a1-a2"
     assert viewer_module.page_of_step(turns, 1) == 1 and viewer_module.page_of_step(turns, 0) == 0
+
+
+async def test_purging_a_finished_game_removes_its_review(h, players):
+    table = await start_table(h, "sensei", players[:2])
+    await finish(h, table, 6)
+    await reviewed(h, table.id)
+    await h.bot.store.queue_outbox(table.id, [])  # nothing pending
+    assert await h.bot.store.purge_closed(h.bot.store.clock() + 10) >= 1
+    assert await h.bot.store.review(table.id) is None
+    rows = await h.bot.store._fetchall("SELECT COUNT(*) FROM reviews")
+    assert rows[0][0] == 0
+    # A review finished after its game was purged is dropped, not stored orphaned.
+    body = review_jobs.by_hand("sensei", 2, {}, 1, [])
+    assert not await h.bot.store.save_review(table.id, body)
