@@ -118,6 +118,10 @@ class Reviewer:
         version = await self.store.review_version(table_id)
         if version is not None and version >= grading.VERSION:
             return False
+        if self.pool.processes == 0:
+            # Without search processes a review would run in a thread and hold the event
+            # loop's interpreter for a minute: no reviews on such a host.
+            return False
         row = await self.store.get_table(table_id)
         if row is None or row.status != "finished" or row.seed is None \
                 or not self.reviewed(row.game):

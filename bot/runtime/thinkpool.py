@@ -147,6 +147,11 @@ class ThinkPool:
         self._closed = False
 
     @property
+    def processes(self) -> int:
+        """How many worker processes the pool may run (0: calls run in threads)."""
+        return self._size
+
+    @property
     def busy(self) -> int:
         return self._busy
 
