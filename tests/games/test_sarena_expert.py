@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.ai import choose_action, seat_view
+from bot.games.ai import choose_action, seat_view
 from bot.games.sarena import ai, expert
 from bot.games.sarena.ai import read_view
 from bot.games.sarena.chips import UP

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 
-from bot.ai import seat_view
+from bot.games.ai import seat_view
 
 from bot.games import review as shared
 from bot.games.sarena import Sarena
