@@ -18,6 +18,7 @@ from .runtime.heap import QuietCollector
 from .i18n import t
 from .store import Store, StoreFailure
 from .domain.tables import LiveTable, TableService
+from .runtime.reviews import Reviewer
 from .runtime.thinkpool import ThinkPool
 from .runtime.turnclock import TurnClock
 from .ui.budget import URGENT, Budget, pace
@@ -161,6 +162,8 @@ class TabletopBot(commands.AutoShardedBot):
         # Pictures are drawn in their own processes too, at normal priority: a click waits for
         # its board, and Pillow's drawing would otherwise hold the event loop's interpreter.
         self.render_pool = ThinkPool(settings.render_workers, nice=0, idle=False)
+        #: finished games' reviews, computed in the search processes without delaying them
+        self.reviewer = Reviewer(store, self.pool)
         self.autoplayer = AutoPlayer(self.tables, self.pool, pause=settings.ai_pause_seconds,
                                      think_limit=settings.ai_think_limit,
                                      prepare=self._ai_prepare, on_commit=self.reconciler.mark)
@@ -193,6 +196,8 @@ class TabletopBot(commands.AutoShardedBot):
         resumed = await self.autoplayer.resume_all()
         if resumed:
             log.info("%d tables with AI players resumed", resumed)
+        await self.reviewer.resume()
+        self.reviewer.start()
         self.upkeep.start()
         self.turnclock.start()
         if self.heap is not None:
@@ -284,6 +289,7 @@ class TabletopBot(commands.AutoShardedBot):
         await self.upkeep.stop()
         await self.turnclock.stop()
         await self.autoplayer.stop()
+        await self.reviewer.stop()
         await self.reconciler.stop()
         await self.close()
         log.info("stopped cleanly")
@@ -294,6 +300,7 @@ class TabletopBot(commands.AutoShardedBot):
             await self.upkeep.stop()
             await self.turnclock.stop()
             await self.autoplayer.stop()
+            await self.reviewer.stop()
             await self.reconciler.stop(timeout=0)
             if self.heap is not None:
                 await self.heap.stop()

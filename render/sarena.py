@@ -24,6 +24,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import t
 
+from .arrows import paste_layer, review_overlay
 from .fonts import draw_text, font, seat_label, text_width, with_name
 from .legible import Decor
 from .png import to_png
@@ -269,6 +270,7 @@ def _draw_board(img: Image.Image, view: dict[str, Any], locale: str) -> None:
         dx, dy = (cx > sx) - (cx < sx), (cy > sy) - (cy < sy)
         if abs(dx) + abs(dy) == 1:
             _paste_centred(img, _move_arrow(dx, dy), (sx + cx) / 2, (sy + cy) / 2)
+    _draw_review(img, view.get("review"))
     _draw_choice(img, view.get("choice") or {})
     # Height badges last, so neither the move arrow nor a neighbour covers a number.
     for circle in view.get("board", ()):
@@ -277,6 +279,18 @@ def _draw_board(img: Image.Image, view: dict[str, Any], locale: str) -> None:
             cx, cy = _centre(circle["x"], circle["y"])
             top_dy = -(min(h, 4) - 1) * CHIP_STEP / 2
             _paste_centred(img, _badge(h), cx + CHIP_R - 3, cy + top_dy - CHIP_R + 6)
+
+
+def _draw_review(img: Image.Image, review: Any) -> None:
+    """A game review's move played and better move (see render.arrows), over the piles."""
+    def centre(name: Any) -> tuple[float, float] | None:
+        xy = _square_xy(name)
+        return None if xy is None else _centre(*xy)
+
+    def trim(move: dict[str, Any], _: bool) -> tuple[float, float]:
+        return CELL * 0.16, CELL * 0.24
+
+    paste_layer(img, review_overlay(img.size, review, centre, width=12, trim=trim))
 
 
 def _draw_choice(img: Image.Image, choice: dict[str, Any]) -> None:
@@ -424,7 +438,10 @@ def _specimen_views() -> list[dict[str, Any]]:
              for i in range(SIZE * SIZE)]
     running = {"seats": 4, "move": 12, "to_move": 1, "resigned": [3], "board": board,
                "last_move": {"from": "c3", "to": "c4", "flipped": True},
-               "choice": {"from": "b2", "to": ["b3", "a2"]}}
+               "choice": {"from": "b2", "to": ["b3", "a2"]},
+               # Several review arrows, so that their two colours get places in the palette.
+               "review": {"played": [{"from": f"{c}4", "to": f"{c}5"} for c in "abcdef"],
+                          "better": [{"from": f"{c}2", "to": f"{c}1"} for c in "abcdef"]}}
     finished = {"seats": 4, "move": 30, "finished": True, "to_move": None, "board": board,
                 "last_move": {"from": "d2", "to": "e2", "flipped": False},
                 "result": {"winners": [0, 2], "reason": "score", "draw": False,

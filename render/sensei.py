@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import has, t
 
+from .arrows import arrow as _arrow, paste_layer, review_overlay
 from .fonts import draw_text, font, seat_label, text_width, with_name
 from .legible import Decor
 from .png import to_png
@@ -46,7 +47,6 @@ SEAT_LABEL = ("render.sensei.seat.green", "render.sensei.seat.red")  # catalog k
 STONE_ARROW = (255, 176, 0)
 JUMP_ARROW = (40, 150, 255)
 CURRENT_ARROW = (255, 255, 255)
-ARROW_EDGE = (20, 20, 24)
 LAST_MOVE = (150, 62, 0)  # frames the squares of the last turn's moves
 BARRIER_RING = (150, 0, 120)
 #: a private step's choice: dark violet, at least 3:1 against either board side's squares
@@ -199,45 +199,6 @@ def _stone(seat: int, character: bool) -> Image.Image:
         else:
             _figure(draw, size, (22, 22, 26), (255, 250, 230))
     return img.resize((CELL, CELL), Image.LANCZOS)
-
-
-def _arrow(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[float, float],
-           colour: tuple, width: int, dashed: bool, trim_start: float, trim_end: float) -> None:
-    sx, sy = start
-    ex, ey = end
-    length = math.hypot(ex - sx, ey - sy)
-    if length <= trim_start + trim_end + 4:
-        return
-    ux, uy = (ex - sx) / length, (ey - sy) / length
-    sx, sy = sx + ux * trim_start, sy + uy * trim_start
-    ex, ey = ex - ux * trim_end, ey - uy * trim_end
-    head = width * 2.6
-    px, py = -uy, ux
-    shaft_end = (ex - ux * head * 0.9, ey - uy * head * 0.9)
-    tip = [(ex, ey), (ex - ux * head + px * head * 0.62, ey - uy * head + py * head * 0.62),
-           (ex - ux * head - px * head * 0.62, ey - uy * head - py * head * 0.62)]
-    segments = []
-    if dashed:
-        dash, gap = width * 2.2, width * 1.4
-        total = math.hypot(shaft_end[0] - sx, shaft_end[1] - sy)
-        pos = 0.0
-        while pos < total:
-            stop = min(pos + dash, total)
-            segments.append(((sx + ux * pos, sy + uy * pos), (sx + ux * stop, sy + uy * stop)))
-            pos = stop + gap
-    else:
-        segments.append(((sx, sy), shaft_end))
-    edge = ARROW_EDGE + colour[3:]
-    # The overlay is drawn without blending, so the coloured core simply overwrites the rim.
-    rim = 2  # the dark rim also closes each dash's ends
-    for (ax, ay), (bx, by) in segments:
-        draw.line([(ax - ux * rim, ay - uy * rim), (bx + ux * rim, by + uy * rim)], fill=edge,
-                  width=width + 2 * rim)
-    for a, b in segments:
-        draw.line([a, b], fill=colour, width=width)
-    draw.polygon(tip, fill=colour, outline=edge, width=2)
-
-
 
 
 def _name(names: Sequence[str], seat: int, locale: str, width: float, size: int,
@@ -446,6 +407,8 @@ def _compose(view: dict[str, Any], names: Sequence[str], locale: str = "en") -> 
 
     # Pieces go over the arrows: no stone or character is ever hidden by one.
     _paste_pieces(img, view)
+    # A review's arrows are the point of its picture: over the pieces, see-through.
+    _draw_review(img, view.get("review"))
     _draw_choice(img, view.get("choice") or {}, board)
     draw = ImageDraw.Draw(img)
     result = view.get("result") or {}
@@ -461,6 +424,22 @@ def _compose(view: dict[str, Any], names: Sequence[str], locale: str = "en") -> 
 
     _draw_bars(img, view, names, locale)
     return img
+
+
+def _draw_review(img: Image.Image, review: Any) -> None:
+    """A game review's turn played and better turn (see render.arrows), from the position
+    before the turn, from square centre to square centre."""
+    def centre(name: Any) -> tuple[float, float] | None:
+        if _square_xy(name) is None:
+            return None
+        x, y = _centre(name)
+        return x - ORIGIN[0], y - ORIGIN[1]
+
+    def trim(move: dict[str, Any], _: bool) -> tuple[float, float]:
+        return CELL * 0.12, CELL * 0.18
+
+    paste_layer(img, review_overlay((BOARD_PX, BOARD_PX), review, centre, width=10, trim=trim),
+                ORIGIN)
 
 
 def _paste_pieces(img: Image.Image, view: dict[str, Any]) -> None:
@@ -488,6 +467,10 @@ def _sample_view(side: str, to_move: int | None, winner: int | None) -> dict[str
                                                       {"kind": "character", "from": "e1", "to": "b4"}],
                          "stone_moves_left": 1, "character_move_left": True, "can_end": True},
         "last_turn": {"seat": 1, "turn": 11, "actions": moves},
+        "review": {"played": [{"from": "c1", "to": "c4"}, {"from": "f2", "to": "f5"},
+                              {"from": "a3", "to": "a6"}],
+                   "better": [{"from": "c1", "to": "c4"}, {"from": "g7", "to": "g5"},
+                              {"from": "b6", "to": "e6"}]},
         "choice": {"from": "d1", "to": ["a1", "d4", "e2"]},
         "finished": winner is not None,
         "result": None if winner is None else {

@@ -30,11 +30,13 @@ POSTGRES_ONLY = pytest.mark.parametrize("database", ["postgresql"], indirect=Tru
 
 async def start_bot(database: Path | str, fake: FakeDiscord | None = None, *,
                     render_workers: int = 0, manage_heap: bool = False,
-                    sync_commands: bool = True) -> Harness:
+                    sync_commands: bool = True, reviews: str | None = None) -> Harness:
     """A bot on ``database`` (a SQLite path or a PostgreSQL URL) behind a fake Discord.
     Pictures are drawn in a thread (no render process per test) unless ``render_workers``.
     ``sync_commands=False``: the bot does not send its slash commands at start (another bot
-    on the same fake already did)."""
+    on the same fake already did). Finished games get no review computed (an expert's search
+    per turn) unless ``reviews`` names the module whose ``<game>`` functions review them
+    (tests/cogs/review_jobs.py)."""
     store = await Store.open(database)
     # AI players play without the pause meant for people watching; one search process.
     is_url = isinstance(database, str) and "://" in database
@@ -42,6 +44,10 @@ async def start_bot(database: Path | str, fake: FakeDiscord | None = None, *,
                         dev_guild_id=None, log_level="INFO", ai_workers=1, ai_pause_seconds=0.0,
                         database_url=database if is_url else None, render_workers=render_workers)
     bot = TabletopBot(settings, store, manage_heap=manage_heap, sync_commands=sync_commands)
+    if reviews is None:
+        bot.reviewer.reviewed = lambda game: False
+    else:
+        bot.reviewer.function_of = lambda game: f"{reviews}:{game}"
     return await Harness.start(bot, fake)
 
 

@@ -7,6 +7,10 @@ own priority so the event loop keeps answering clicks while they search.
 
 ``workers=0`` runs calls in the default thread executor instead (for hosts that cannot start
 processes); cancellation and timeouts then only abandon the result: the thread runs to its end.
+
+A ``background=True`` call (a finished game's review) never delays the others: it takes a slot
+only when no other call waits for one, and gives its slot up (its worker killed, the call
+raising ThinkPreempted, to be run again later) as soon as another call has to wait.
 """
 from __future__ import annotations
 
@@ -42,6 +46,13 @@ class ThinkFailed(Exception):
     def __init__(self, detail: str) -> None:
         super().__init__(detail)
         self.detail = detail
+
+
+class ThinkPreempted(ThinkFailed):
+    """A background call gave its worker up to a call that had to wait; run it again later."""
+
+    def __init__(self) -> None:
+        super().__init__("preempted")
 
 
 def check_name(function: str) -> tuple[str, str]:
@@ -125,11 +136,20 @@ class ThinkPool:
         self._context = multiprocessing.get_context(start_method)
         self._free = workers  # slots not held by a call; a slot owns at most one process
         self._waiters: collections.deque[asyncio.Future[None]] = collections.deque()
+        #: background calls waiting for a slot: served only when no other call waits
+        self._background: collections.deque[asyncio.Future[None]] = collections.deque()
+        #: one future per running background call; set, it makes the call give its slot up
+        self._yielding: list[asyncio.Future[None]] = []
         self._idle: list[_Worker] = []
         self._workers: set[_Worker] = set()
         self._dying: set[BaseProcess] = set()  # killed, not yet reaped
         self._busy = 0
         self._closed = False
+
+    @property
+    def processes(self) -> int:
+        """How many worker processes the pool may run (0: calls run in threads)."""
+        return self._size
 
     @property
     def busy(self) -> int:
@@ -139,31 +159,44 @@ class ThinkPool:
     def waiting(self) -> int:
         return sum(1 for w in self._waiters if not w.done())
 
-    async def call(self, function: str, *args: Any, timeout: float | None = None) -> Any:
+    @property
+    def background_waiting(self) -> int:
+        return sum(1 for w in self._background if not w.done())
+
+    async def call(self, function: str, *args: Any, timeout: float | None = None,
+                   background: bool = False) -> Any:
         if self._closed:
             raise ThinkFailed("closed")
         check_name(function)
         if self._size == 0:
             return await self._call_in_thread(function, args, timeout)
-        await self._acquire()
+        await self._acquire(background)
         try:
             if self._closed:
                 raise ThinkFailed("closed")
             worker = self._take_worker()
             self._busy += 1
+            stop = asyncio.get_running_loop().create_future() if background else None
+            if stop is not None:
+                self._yielding.append(stop)
             try:
-                return await self._run(worker, function, args, timeout)
+                return await self._run(worker, function, args, timeout, stop)
             finally:
                 self._busy -= 1
+                if stop is not None:
+                    self._yielding.remove(stop)
         finally:
             self._release()
 
-    async def _acquire(self) -> None:
-        if self._free > 0 and not self.waiting:
+    async def _acquire(self, background: bool = False) -> None:
+        queue = self._background if background else self._waiters
+        if self._free > 0 and not self.waiting and not (background and self.background_waiting):
             self._free -= 1
             return
         waiter = asyncio.get_running_loop().create_future()
-        self._waiters.append(waiter)
+        queue.append(waiter)
+        if not background:
+            self._preempt()
         try:
             await waiter
         except asyncio.CancelledError:
@@ -171,15 +204,23 @@ class ThinkPool:
                 self._release()  # a slot was handed over just as we were cancelled: pass it on
             raise
         finally:
-            if waiter in self._waiters:
-                self._waiters.remove(waiter)
+            if waiter in queue:
+                queue.remove(waiter)
+
+    def _preempt(self) -> None:
+        """A call has to wait: one running background call gives its slot up."""
+        for stop in self._yielding:
+            if not stop.done():
+                stop.set_result(None)
+                return
 
     def _release(self) -> None:
-        while self._waiters:
-            waiter = self._waiters.popleft()
-            if not waiter.done():
-                waiter.set_result(None)  # hand the slot over directly: FIFO, no barging
-                return
+        for queue in (self._waiters, self._background):
+            while queue:
+                waiter = queue.popleft()
+                if not waiter.done():
+                    waiter.set_result(None)  # hand the slot over directly: FIFO, no barging
+                    return
         self._free += 1
 
     def _take_worker(self) -> _Worker:
@@ -200,7 +241,7 @@ class ThinkPool:
         return worker
 
     async def _run(self, worker: _Worker, function: str, args: tuple[Any, ...],
-                   timeout: float | None) -> Any:
+                   timeout: float | None, stop: asyncio.Future[None] | None = None) -> Any:
         try:
             data = ForkingPickler.dumps((function, args))
         except Exception:
@@ -213,11 +254,19 @@ class ThinkPool:
         try:
             worker.conn.send_bytes(data)
             async with asyncio.timeout(timeout):
-                await readable
+                if stop is None:
+                    await readable
+                else:
+                    await asyncio.wait({readable, stop}, return_when=asyncio.FIRST_COMPLETED)
+            if not readable.done():
+                self._discard(worker, "gave way")
+                raise ThinkPreempted()
             # recv blocks only until the rest of a message already being written arrives.
             status, value = worker.conn.recv()
         except asyncio.CancelledError:
             self._discard(worker, "cancelled")
+            raise
+        except ThinkPreempted:
             raise
         except TimeoutError:
             self._discard(worker, "timed out")
@@ -269,10 +318,11 @@ class ThinkPool:
 
     async def close(self) -> None:
         self._closed = True
-        while self._waiters:
-            waiter = self._waiters.popleft()
-            if not waiter.done():
-                waiter.set_exception(ThinkFailed("closed"))
+        for queue in (self._waiters, self._background):
+            while queue:
+                waiter = queue.popleft()
+                if not waiter.done():
+                    waiter.set_exception(ThinkFailed("closed"))
         for worker in list(self._workers):
             worker.process.kill()  # busy calls see EOF and discard their worker themselves
         for worker in self._idle:

@@ -194,6 +194,16 @@ MIGRATIONS: tuple[str, ...] = (
         at    REAL    NOT NULL
     );
     """,
+    # A finished game's review (each turn graded by the game's expert), computed once after
+    # its end; ``version`` is the stored form's (bot.games.review.VERSION).
+    """
+    CREATE TABLE reviews (
+        table_id   INTEGER PRIMARY KEY REFERENCES game_tables(id) ON DELETE CASCADE,
+        version    INTEGER NOT NULL,
+        body       TEXT    NOT NULL,
+        created_at REAL    NOT NULL
+    );
+    """,
 )
 
 #: the single-row table that says which migrations were applied (a database made before it

@@ -14,6 +14,7 @@ from __future__ import annotations
 from .actions import ActionQueries
 from .core import StoreCore
 from .results import ResultQueries
+from .reviews import ReviewQueries
 from .settings import SettingQueries
 from .tables import TableQueries
 
@@ -23,6 +24,7 @@ class Store(
     ActionQueries,    # moves, outbox, questions (actions.py)
     ResultQueries,    # results, ratings, stats (results.py)
     SettingQueries,   # turn clocks, heartbeat, server and member settings (settings.py)
+    ReviewQueries,    # finished games' reviews (reviews.py)
     StoreCore,        # open, close, the group commit, shared reads (core.py): always last
 ):
     """The whole store: ``await Store.open(target)``."""

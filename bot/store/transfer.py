@@ -32,6 +32,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("user_settings", "user_id"),
     ("heartbeat", "id"),
     ("shard_heartbeat", "shard"),
+    ("reviews", "table_id"),
 )
 CHUNK = 500
 

@@ -13,6 +13,7 @@ from discord.http import HTTPClient
 
 from ..config import Settings
 from ..domain.tables import TableService
+from ..runtime.reviews import Reviewer
 from ..runtime.thinkpool import ThinkPool
 from ..store import Store
 from .dms import DirectMessages
@@ -32,6 +33,8 @@ class Host(Protocol):
     #: public lines sent through people's fresh interactions
     relay: Relay
     dms: DirectMessages
+    #: computes finished games' reviews in the search processes, one at a time
+    reviewer: Reviewer
     #: draws pictures in worker processes (read with getattr: a stand-in may have none)
     render_pool: ThinkPool
     #: Discord's REST calls the library has no object for (a thread from a partial message)

@@ -22,6 +22,7 @@ from .host import CogPart
 from .limits import clip, CONTENT, EMBED_DESCRIPTION, THREAD_NAME
 from .permissions import missing_from_error, missing_in_channel
 from .reconcile import SurfaceBlocked
+from .review import review_button
 from .routing import button, view_of
 from .style import COLOUR, MENTION_USERS, NO_MENTIONS, ai_name, when_text
 
@@ -111,6 +112,7 @@ class PublishMixin(CogPart):
         elif kind == "over":
             await self.post(live, t("game.over", locale, summary=self.result_text(live, locale)))
         elif kind == "after":
+            self.bot.reviewer.queue(live.id)  # a game with a review module gets one computed
             await self.after_finish(live)
         elif kind in ("timeout", "remind", "remind_dm", "handed", "back"):
             await self._deliver_clock(live, kind, payload)
@@ -225,7 +227,8 @@ class PublishMixin(CogPart):
             return view_of(button(self.cid(tid, "rematch"), t("button.rematch", locale),
                                   style=discord.ButtonStyle.primary, emoji="🔁"),
                            button(self.cid(tid, "replay", 0, 9), t("button.replay", locale),
-                                  emoji="🎞️"))
+                                  emoji="🎞️"),
+                           review_button(self.game_key, tid, locale))
         items = list(self.game_components(live, locale))
         if self.private_button:
             items.append(button(self.cid(tid, "mine"), t(self.private_button, locale), emoji="🔒"))

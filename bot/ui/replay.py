@@ -18,6 +18,7 @@ from .host import CogPart
 from .limits import CONTENT, clip
 from .publish import BOARD_FILE
 from .replies import update_message
+from .review import review_button
 from .routing import Route, button, view_of
 from .style import NO_MENTIONS
 
@@ -113,6 +114,7 @@ class ReplayMixin(CogPart):
                    disabled=step >= total),
             button(self.cid(tid, "replay", total, 3), "", emoji="⏭", disabled=step >= total),
             button(self.cid(tid, "replay", step, 4), t("button.download", locale), emoji="⬇️"),
+            review_button(self.game_key, tid, locale, replay_step=step),
             *self.replay_buttons(live, step, locale))
         picture = discord.File(io.BytesIO(png), filename=BOARD_FILE)
         message = interaction.message

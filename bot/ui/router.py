@@ -10,6 +10,7 @@ import discord
 from ..i18n import t
 from ..store import StoreFailure
 from .replies import ephemeral
+from .review import VERB as REVIEW, ReviewViewer
 from .routing import Route, message_has_component
 
 if TYPE_CHECKING:
@@ -85,7 +86,10 @@ class Router:
             await ephemeral(interaction, "⚠️ " + t("error.restarting", interaction.locale))
             return
         with bot.in_flight():  # type: ignore[attr-defined]
-            await answer_errors(interaction, cog.on_route(interaction, route), route.custom_id)
+            # A finished game's review is the same for every game: one viewer answers it.
+            work = (ReviewViewer(bot).on_click(interaction, route)  # type: ignore[arg-type]
+                    if route.verb == REVIEW else cog.on_route(interaction, route))
+            await answer_errors(interaction, work, route.custom_id)
         bot.relay.remember(interaction)  # type: ignore[attr-defined]
 
     async def sync_table(self, table_id: int) -> bool:

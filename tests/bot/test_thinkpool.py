@@ -143,3 +143,28 @@ async def test_close_leaves_no_child_processes():
     assert not multiprocessing.active_children()
     with pytest.raises(ThinkFailed, match="closed"):
         await pool.call(f"{JOBS}:square", 3)
+
+
+async def test_a_background_call_waits_behind_others_and_gives_way_to_them(pool: ThinkPool):
+    from bot.runtime.thinkpool import ThinkPreempted
+
+    # Waiting: a background call queued first still goes after a search queued later.
+    busy = asyncio.ensure_future(pool.call(f"{JOBS}:spin", 0.3))
+    await until(lambda: pool.busy == 1)
+    order: list[str] = []
+    review = asyncio.ensure_future(pool.call(f"{JOBS}:square", 3, background=True))
+    review.add_done_callback(lambda _: order.append("review"))
+    await until(lambda: pool.background_waiting == 1)
+    search = asyncio.ensure_future(pool.call(f"{JOBS}:square", 4))
+    search.add_done_callback(lambda _: order.append("search"))
+    assert await asyncio.gather(busy, search, review) == [0.3, 16, 9]
+    assert order == ["search", "review"]
+    # Running: a long background call gives its worker up as soon as a search must wait.
+    long = asyncio.ensure_future(pool.call(f"{JOBS}:spin", 30, background=True))
+    await until(lambda: pool.busy == 1)
+    started = asyncio.get_running_loop().time()
+    assert await pool.call(f"{JOBS}:square", 5) == 25
+    assert asyncio.get_running_loop().time() - started < 10
+    with pytest.raises(ThinkPreempted):
+        await long
+    assert pool.busy == 0 and pool.waiting == 0 and pool.background_waiting == 0

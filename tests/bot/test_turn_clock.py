@@ -378,7 +378,8 @@ async def test_a_whole_timed_game_with_one_absent_player(timed, players):
     assert any("half of your time" in line and f"<@{ben.id}>" in line for line in lines)
     assert (await h.bot.store.user_stats(row.guild_id, ben.id)) == {}
     assert sum((await h.bot.store.user_stats(row.guild_id, ana.id))["sarena"].values()) == 1
-    assert custom_ids(board(h, table)) == [f"sarena:{table.id}:rematch", f"sarena:{table.id}:replay:0.9"]
+    assert custom_ids(board(h, table)) == [f"sarena:{table.id}:rematch", f"sarena:{table.id}:replay:0.9",
+                                           f"sarena:{table.id}:review:0.9"]
 
 
 async def test_a_restart_after_a_timeout_does_not_time_the_turn_out_again(database, players):

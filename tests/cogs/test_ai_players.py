@@ -12,6 +12,7 @@ from bot.games.narabi.ai import answer_question
 from bot.games.ai import seat_view
 from bot.games.sensei import legal_turns
 from bot.testing.fake_discord import CHANNEL_ID, components_of, find_component
+from bot.runtime.reviews import has_review
 from tests.conftest import start_bot
 from tests.helpers import (Table, board, custom_ids, ephemeral_reply, final_state, narabi_switch)
 
@@ -72,7 +73,8 @@ async def assert_ai_game_ended_cleanly(h, table: Table) -> dict[str, Any]:
     rebuilt = await h.bot.tables.rebuild(table.id)
     assert rebuilt.to_json() == final  # every AI move is in the log like anyone's
     assert all(uid > 0 for uid in dm_recipients(h))  # nobody tried to DM an AI
-    assert custom_ids(board(h, table)) == [f"{row.game}:{table.id}:rematch", f"{row.game}:{table.id}:replay:0.9"]
+    assert custom_ids(board(h, table)) == [f"{row.game}:{table.id}:rematch", f"{row.game}:{table.id}:replay:0.9",
+                                           *[f"{row.game}:{table.id}:review:0.9"] * has_review(row.game)]
     return final
 
 

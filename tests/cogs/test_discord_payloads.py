@@ -132,9 +132,14 @@ async def after_the_end(h: Harness, table, member: Member, download: bool) -> No
     b = board(h, table)
     token = await press(h, member, b, "replay")
     viewer = ephemeral_reply(h, token)
-    first, back, forward, last, download, *own = components_of(viewer)
-    for extra in own:  # Narabi's par line: its first page, the next, the last, back
-        await h.click(member, viewer, extra["custom_id"])
+    first, back, forward, last, download, *extra = components_of(viewer)
+    review = [c for c in extra if c["custom_id"].split(":")[2] == "review"]
+    own = [c for c in extra if c not in review]
+    if review:  # a game with a review: its button answers (here: being prepared)
+        await h.click(member, viewer, review[0]["custom_id"])
+        viewer = h.fake.messages[int(viewer["id"])]
+    for extra_button in own:  # Narabi's par line: its first page, the next, the last, back
+        await h.click(member, viewer, extra_button["custom_id"])
         for index in (2, 3, 4):
             page = h.fake.messages[int(viewer["id"])]
             await h.click(member, page, components_of(page)[index]["custom_id"])

@@ -36,8 +36,9 @@ async def test_step_through_a_finished_game(harness, players, game, seats):
     viewer = ephemeral_reply(h, token)
     assert viewer["content"].splitlines()[0].endswith(f"move 0 of {total}")
     assert viewer["attachments"], "a picture of the position"
-    first, back, forward, last, _download, *own = components_of(viewer)  # Narabi: par line
-    assert [c["label"] for c in own] == (["Par line"] if game == "narabi" else [])
+    first, back, forward, last, _download, *extra = components_of(viewer)
+    # Sensei and Sàréná: Review; Narabi: its par line
+    assert [c["label"] for c in extra] == (["Par line"] if game == "narabi" else ["Review"])
     assert first["disabled"] and back["disabled"] and not forward["disabled"]
     await h.click(players[0], viewer, forward["custom_id"])
     viewer = h.fake.messages[int(viewer["id"])]

@@ -366,7 +366,8 @@ async def test_full_game_reveal_rebuild_and_rematch(harness, players, monkeypatc
     result = rebuilt.public_view()["result"]
 
     final = board(h, table)
-    assert custom_ids(final) == [f"sarena:{table.id}:rematch", f"sarena:{table.id}:replay:0.9"]
+    assert custom_ids(final) == [f"sarena:{table.id}:rematch", f"sarena:{table.id}:replay:0.9",
+                                 f"sarena:{table.id}:review:0.9"]
     summary = final["embeds"][0]["description"]
     over = [line for line in thread_lines(h, table) if line.startswith("**Game over.**")]
     assert len(over) == 1 and summary in over[0]

@@ -17,6 +17,7 @@ from bot.games.sensei import Sensei, legal_turns
 from bot.ui import turns
 from render import sensei as render_sensei
 from bot.testing.fake_discord import BOT_ID, CHANNEL_ID, Member, components_of, find_component
+from bot.runtime.reviews import has_review
 from tests.conftest import start_bot
 from tests.helpers import (Table, attached, final_state, board, custom_ids, ephemeral_reply,
                            start_table)
@@ -525,7 +526,8 @@ async def test_a_game_played_to_the_end_rebuilds_and_offers_a_rematch(harness, p
     rebuilt = await h.bot.tables.rebuild(table.id)
     assert rebuilt.to_json() == await final_state(h, table.id)
     final = board(h, table)
-    assert custom_ids(final) == [f"sensei:{table.id}:rematch", f"sensei:{table.id}:replay:0.9"]
+    assert custom_ids(final) == [f"sensei:{table.id}:rematch", f"sensei:{table.id}:replay:0.9",
+                                 *[f"sensei:{table.id}:review:0.9"] * has_review("sensei")]
     winner = table.players[(await final_state(h, table.id))["result"]["winners"][0]].name
     assert "reached the far rank" in final["embeds"][0]["description"]
     assert winner in final["embeds"][0]["description"]

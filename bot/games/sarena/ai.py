@@ -11,6 +11,8 @@ colours are drawn from beliefs that weigh how well each colour explains their pa
   pruned by sequential halving; every colour equally likely for the others.
 - hard: the same search with about eight times the budget, and the others' colours drawn from
   beliefs inferred from their past moves (a seat that keeps crowning red is probably red).
+- expert: see :mod:`.expert` (hard's samples and beliefs, playouts in which every seat plays
+  for its colour, a bigger budget).
 
 Budgets count simulated moves, never time, and every draw comes from the ``rng`` passed in.
 """
@@ -465,15 +467,19 @@ def search(table: Table, beliefs: Beliefs, budget: int, rng: random.Random) -> i
 #: easy plays a random move this often, so it is beatable and not fully predictable
 EASY_SLIP = 0.25
 #: search budgets in simulated moves (a random game from the deal is about 29 moves)
-BUDGETS = {"medium": 12_000, "hard": 90_000, "expert": 90_000}
+BUDGETS = {"medium": 12_000, "hard": 90_000}
 
 
 def choose(view: Mapping[str, Any], level: str, rng: random.Random) -> dict[str, Any]:
     table = read_view(view)
     if level == "easy":
         edge = _greedy(table, rng)
+    elif level == "expert":
+        # Imported here: the expert builds on this module's samplers and beliefs.
+        from .expert import choose_edge
+        edge = choose_edge(table, view.get("history", ()), rng)
     elif level in BUDGETS:
-        evidence = colour_evidence(table, view.get("history", ())) if level in ("hard", "expert") else None
+        evidence = colour_evidence(table, view.get("history", ())) if level == "hard" else None
         edge = search(table, Beliefs(table, evidence), BUDGETS[level], rng)
     else:
         raise ValueError(f"sarena AI: unknown level {level!r}")
