@@ -599,6 +599,10 @@ def plan(view: Mapping[str, Any], level: str, rng: random.Random) -> list[dict[s
         path: tuple[Move, ...] = () if move is None else (move,)
     elif level == "medium":
         path = _best(scored_turns(game, seat), rng)
+    elif level == "expert":
+        # Imported here: the expert builds on this module's evaluation.
+        from .expert import plan_turn
+        path = plan_turn(game, seat)
     else:
         path = hard_turn(game, seat, rng)
     return [{"type": kind, "from": square_name(frm), "to": square_name(to)}
