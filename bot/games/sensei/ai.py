@@ -17,6 +17,8 @@ The game is decided by one-turn threats, which are cheap to detect exactly:
   where the opponent threatens, then a static evaluation of both sides' prospects.
 - hard: medium's ranking, then the best candidates searched against every opponent reply (two
   plies of whole turns, alpha-beta on the candidates) within a budget of evaluated positions.
+- expert (``expert.py``): iterative-deepening alpha-beta over whole turns on the same
+  evaluation, deciding each turn once from the position it started in.
 """
 from __future__ import annotations
 
