@@ -17,6 +17,8 @@ The game is decided by one-turn threats, which are cheap to detect exactly:
   where the opponent threatens, then a static evaluation of both sides' prospects.
 - hard: medium's ranking, then the best candidates searched against every opponent reply (two
   plies of whole turns, alpha-beta on the candidates) within a budget of evaluated positions.
+- expert (``expert.py``): iterative-deepening alpha-beta over whole turns on the same
+  evaluation, deciding each turn once from the position it started in.
 """
 from __future__ import annotations
 
@@ -599,6 +601,10 @@ def plan(view: Mapping[str, Any], level: str, rng: random.Random) -> list[dict[s
         path: tuple[Move, ...] = () if move is None else (move,)
     elif level == "medium":
         path = _best(scored_turns(game, seat), rng)
+    elif level == "expert":
+        # Imported here: the expert builds on this module's evaluation.
+        from .expert import plan_turn
+        path = plan_turn(game, seat)
     else:
         path = hard_turn(game, seat, rng)
     return [{"type": kind, "from": square_name(frm), "to": square_name(to)}
