@@ -33,7 +33,8 @@ _SRC = tuple(u for u, _ in EDGES)
 _DST = tuple(v for _, v in EDGES)
 _SMALL = 24
 
-#: simulated moves per ``choose`` call; sized so a move takes about a second on a slow core
+#: simulated moves per ``choose`` call: on the 2-core dev machine 0.7 s of CPU at the median,
+#: 0.94 s at p95, under a second at most (measured over 81 expert moves, 2 and 4 players)
 BUDGET = 200_000
 #: playout moves are the best of this many random legal moves for their mover: two already
 #: models a purposeful player, more makes playouts slower and too predictable
