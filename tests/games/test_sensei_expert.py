@@ -8,7 +8,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.ai import choose_action, seat_view
+from bot.games.ai import choose_action, seat_view
 from bot.games.sensei import Sensei, check_turn
 from bot.games.sensei import ai, expert
 from bot.games.sensei.board import square_name
