@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from bot.games.ai import choose_action, seat_view
 from bot.games.sarena import ai, expert
-from bot.games.sarena.ai import read_view
+from bot.games.sarena.search import read_view
 from bot.games.sarena.chips import UP
 from bot.games.sarena.scoring import final_result
 from tests.games.test_sarena_ai import random_game, twin_with_other_secrets

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bot.games.ai import choose_action, seat_view
 from bot.games.sensei import Sensei, check_turn
-from bot.games.sensei import ai, expert
+from bot.games.sensei import ai, search, expert
 from bot.games.sensei.board import square_name
 from tests.games.test_sensei_ai import (OPTIONS, WIN_IN_THREE, position, random_walk, scattered,
                                         turn_of)
@@ -110,10 +110,10 @@ def test_the_expert_parries_an_arrival_threat_when_it_can():
     for version in ("arashi", "shizukana"):
         game = position(["a1", "b1", "e1", "f1", "g2", "a3", "b3"],
                         ["c1", "d4", "a7", "b7", "g7", "f6", "e6"], "a3", "d4", version=version)
-        assert ai.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
+        assert search.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
         turn_of(game, "expert", seed=3)
         assert game.to_move == 1
-        assert not ai.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
+        assert not search.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
 
 
 def test_a_win_in_hand_is_taken_without_searching_deeper():

@@ -24,7 +24,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from .ai import Beliefs, Child, FaceSampler, Table, _children, _tiebreaks, colour_evidence
+from .search import Beliefs, Child, FaceSampler, Table, _children, _tiebreaks, colour_evidence
 from .board import ARROW, EDGES, IN_LINKS, LINKS, OUT_EDGES, TOUCHING_EDGES
 from .chips import DOWN, MAX_HEIGHT, UP, flip_pile
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from .ai import GOAL_RANK, LOST, WIN, Move, each_turn, turn_end_score
+from .search import GOAL_RANK, LOST, WIN, Move, each_turn, turn_end_score
 from .board import EMPTY, SIZE, parse_square
 from .game import STONE_MOVES_PER_TURN
 from .moves import character_targets, stone_destinations

@@ -12,7 +12,7 @@ import math
 from typing import Any, Mapping, Sequence
 
 from ..review import TurnReview, stored
-from .ai import Move
+from .search import Move
 from .board import square_name
 from .expert import INFINITY, PROVED, OutOfBudget, Search, decide, _after
 from .game import Sensei
