@@ -3,6 +3,7 @@ repairs what fell behind, and shuts down without dropping what is under way."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import logging
 import pkgutil
 from contextlib import contextmanager
@@ -41,11 +42,11 @@ def extensions() -> list[str]:
 
     The registry's cog of each game is among them; whatever else is under cogs/ holds commands
     that are not about one game."""
-    import cogs
-
     from .games.registry import games
 
-    found = {f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__)
+    # Found by name, not imported: the cogs sit above the client and import it.
+    folders = importlib.util.find_spec("cogs").submodule_search_locations
+    found = {f"cogs.{m.name}" for m in pkgutil.iter_modules(folders)
              if not m.name.startswith("_")}
     found.update(game.cog for game in games().values() if game.cog)
     return sorted(found)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Self
 
-from ..domain import ratings
+from . import ratings
 from .errors import StoreFailure
 from .rows import SeatRow, dumps
 from .tx import Job, Tx

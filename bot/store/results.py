@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..domain import ratings
+from . import ratings
 from .core import StoreCore
 from .rows import TableRow, dumps, loads
 from .tx import Tx

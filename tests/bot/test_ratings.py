@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.domain import ratings
-from bot.domain.ratings import Rating, rate, ranks
+from bot.store import ratings
+from bot.store.ratings import Rating, rate, ranks
 from bot.store import StaleWrite
 from bot.testing.fake_discord import CHANNEL_ID, Member, components_of, find_component
 from tests.helpers import board, ephemeral_reply, start_table
