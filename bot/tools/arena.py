@@ -10,11 +10,12 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, Callable
 
 from ..games.ai import LEVELS, choose_action, seat_view
 from ..games import game_class
@@ -89,9 +90,11 @@ def _play_numbered(game_key: str, a: str, b: str, seats: int, options: dict[str,
 
 
 def run(game_key: str, a: str, b: str, games: int, seed: int, seats: int | None = None,
-        options: dict[str, Any] | None = None, jobs: int = 1) -> Tally:
+        options: dict[str, Any] | None = None, jobs: int = 1,
+        progress: Callable[[Tally], None] | None = None) -> Tally:
     """A match of ``games`` games. With ``jobs`` > 1 the games are played in that many processes;
-    each game is seeded by its number, so the outcome is the same whatever ``jobs`` is."""
+    each game is seeded by its number, so the outcome is the same whatever ``jobs`` is.
+    ``progress`` is told the tally after each game (a long match shows how it stands)."""
     cls = game_class(game_key)
     seats = seats or cls.min_seats
     options = cls.normalize_options(options)
@@ -100,27 +103,38 @@ def run(game_key: str, a: str, b: str, games: int, seed: int, seats: int | None 
     if jobs > 1:
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-            played = list(pool.map(play, range(games)))
+            for i, played in enumerate(pool.map(play, range(games))):
+                _count(tally, cls, seats, options, seed, i, *played)
+                if progress:
+                    progress(tally)
     else:
-        played = [play(i) for i in range(games)]
-    for i, (result, think) in enumerate(played):
-        for level, times in think.items():
-            tally.think.setdefault(level, []).extend(times)
-        mine = None if cls.cooperative else i % seats
-        deal_seed = seed * 1_000_003 + i
-        if cls.cooperative:
-            _tally_par(tally, game_key, seats, options, deal_seed, result)
-        tally.games += 1
-        if result is None:
-            tally.unfinished += 1
-            tally.draws += 1
-        elif cls.cooperative:
-            tally.wins += bool(result.winners)
-        elif mine in result.winners and len(result.winners) == 1 and not result.draw:
-            tally.wins += 1
-        elif mine in result.winners or (result.draw and not result.winners):
-            tally.draws += 1
+        for i in range(games):
+            _count(tally, cls, seats, options, seed, i, *play(i))
+            if progress:
+                progress(tally)
     return tally
+
+
+def _count(tally: Tally, cls: Any, seats: int, options: dict[str, Any], seed: int, i: int,
+           result: Any, think: dict[str, list[float]]) -> None:
+    """Game number ``i`` added to the match's tally."""
+    game_key = cls.key
+    for level, times in think.items():
+        tally.think.setdefault(level, []).extend(times)
+    mine = None if cls.cooperative else i % seats
+    deal_seed = seed * 1_000_003 + i
+    if cls.cooperative:
+        _tally_par(tally, game_key, seats, options, deal_seed, result)
+    tally.games += 1
+    if result is None:
+        tally.unfinished += 1
+        tally.draws += 1
+    elif cls.cooperative:
+        tally.wins += bool(result.winners)
+    elif mine in result.winners and len(result.winners) == 1 and not result.draw:
+        tally.wins += 1
+    elif mine in result.winners or (result.draw and not result.winners):
+        tally.draws += 1
 
 
 def _tally_par(tally: Tally, game_key: str, seats: int, options: dict[str, Any], deal_seed: int,
@@ -129,9 +143,9 @@ def _tally_par(tally: Tally, game_key: str, seats: int, options: dict[str, Any],
     import importlib
     import importlib.util
 
-    if importlib.util.find_spec(f"{__package__}.games.{game_key}.solver") is None:
+    if importlib.util.find_spec(f"bot.games.{game_key}.solver") is None:
         return
-    solver = importlib.import_module(f"{__package__}.games.{game_key}.solver")
+    solver = importlib.import_module(f"bot.games.{game_key}.solver")
     par = solver.fewest_switches(game_class(game_key).new(seats, options, deal_seed))
     if par is None:
         tally.par_unknown += 1
@@ -168,6 +182,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--b", default="random", choices=LEVELS, help="its opponents' level")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--progress", action="store_true",
+                        help="print the score so far after each game (on stderr)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="play games in this many processes (think times then include the "
                              "machine being shared; the outcome does not change)")
@@ -185,7 +201,11 @@ def main(args: argparse.Namespace) -> int:
     for item in args.option:
         name, _, value = item.partition("=")
         options[name] = _option_value(value)
+    def progress(tally: Tally) -> None:
+        print(f"  {tally.games}/{args.games} games: score {tally.score:.1%} "
+              f"({tally.wins} won, {tally.draws} drawn)", file=sys.stderr, flush=True)
+
     tally = run(args.game, args.a, args.b, args.games, args.seed, args.seats, options,
-                args.jobs)
+                args.jobs, progress if args.progress else None)
     print(report(args.game, args.a, args.b, tally))
     return 0
