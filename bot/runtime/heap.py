@@ -20,6 +20,8 @@ import gc
 import logging
 import time
 
+from .background import BackgroundLoop
+
 log = logging.getLogger(__name__)
 
 #: seconds between two collections of the young generations, at quiet moments
@@ -45,9 +47,10 @@ def collect_and_freeze() -> float:
     return time.perf_counter() - started
 
 
-class QuietCollector:
+class QuietCollector(BackgroundLoop):
     """The collector of a bot process: see the module's text. ``quiet`` is set while no
     interaction is being answered."""
+    task_name = "tabletop-heap"
 
     def __init__(self, quiet: asyncio.Event, interval: float = INTERVAL,
                  young_every: float = YOUNG_EVERY) -> None:
@@ -57,19 +60,14 @@ class QuietCollector:
         self.rounds = 0
         self.young_rounds = 0
         self.backstops = 0
-        self._task: asyncio.Task | None = None
 
     def start(self) -> None:
         gc.disable()
         self.run_once()
-        if self._task is None:
-            self._task = asyncio.create_task(self._loop(), name="tabletop-heap")
+        super().start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
+        await super().stop()
         gc.enable()  # the process gets its own collector back
 
     def run_once(self) -> None:

@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable
 from ..games import review as grading
 from ..games.registry import keys
 from ..store import Store, StoreFailure
+from .background import BackgroundLoop
 from .thinkpool import ThinkFailed, ThinkPool, ThinkPreempted, ThinkTimeout
 
 log = logging.getLogger(__name__)
@@ -40,7 +41,9 @@ def review_function(game: str) -> str:
     return f"bot.games.{game}.review:review"
 
 
-class Reviewer:
+class Reviewer(BackgroundLoop):
+    task_name = "tabletop-reviews"
+
     def __init__(self, store: Store, pool: ThinkPool, *,
                  function_of: Callable[[str], str] = review_function,
                  reviewed: Callable[[str], bool] = has_review,
@@ -52,7 +55,6 @@ class Reviewer:
         self.retry_after = retry_after
         self._queue: list[int] = []
         self._wake = asyncio.Event()
-        self._task: asyncio.Task | None = None
         #: reviews computed and stored by this process (for tests and the log)
         self.computed = 0
 
@@ -82,15 +84,6 @@ class Reviewer:
             log.info("%d finished games queued for review", len(missing))
         return len(missing)
 
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._loop(), name="tabletop-reviews")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
 
     async def _loop(self) -> None:
         while True:

@@ -10,6 +10,7 @@ from typing import Callable
 from ..config import Settings
 from ..store import Store, StoreFailure
 from ..domain.tables import TableService
+from .background import BackgroundLoop
 
 log = logging.getLogger(__name__)
 
@@ -18,7 +19,9 @@ INTERVAL = 30.0
 DAY = 86_400.0
 
 
-class Upkeep:
+class Upkeep(BackgroundLoop):
+    task_name = "tabletop-upkeep"
+
     def __init__(self, store: Store, tables: TableService, settings: Settings,
                  on_change: Callable[[int], None],
                  clock: Callable[[], float] = time.time) -> None:
@@ -27,17 +30,6 @@ class Upkeep:
         self.settings = settings
         self.on_change = on_change
         self.clock = clock
-        self._task: asyncio.Task | None = None
-
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._loop(), name="tabletop-upkeep")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
 
     async def _loop(self) -> None:
         while True:
