@@ -38,7 +38,7 @@ async def open_thread(page: Any, name_part: str) -> None:
     if await page.locator("#menu").is_visible():  # a phone: the channel list slides in
         await page.locator("#menu").click()
     await link.click()
-    await page.locator(BOARD).last.wait_for(timeout=20_000)
+    await page.locator(BOARD).last.wait_for(timeout=45_000)
 
 
 async def board_src(page: Any) -> str | None:
@@ -84,7 +84,7 @@ async def _click_and_wait(page: Any, control: Any) -> None:
     await control.click()
     await page.wait_for_function(
         "([b, n]) => !b.isConnected || document.querySelectorAll('article.ephemeral').length !== n",
-        arg=[handle, count], timeout=15_000)
+        arg=[handle, count], timeout=45_000)
 
 
 async def take_turn(page: Any, start: str, finish: str | None = None, taps: int = 16,
@@ -124,7 +124,7 @@ async def take_turn(page: Any, start: str, finish: str | None = None, taps: int 
                 continue
             print(f"no choice offered after {start!r}: {said!r}")  # shown if the test fails
             try:
-                return await wait_board_change(page, before, timeout=5)
+                return await wait_board_change(page, before, timeout=15)
             except AssertionError:
                 return None
         button, last = choices[0]
