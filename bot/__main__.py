@@ -66,6 +66,11 @@ async def _run(settings: Settings) -> int:
     try:
         async with bot:
             await bot.start(settings.token)
+        if bot.closing:  # stopped by a signal: its shutdown ends with the store's last write
+            try:
+                await asyncio.wait_for(bot.stopped.wait(), timeout=60)
+            except asyncio.TimeoutError:
+                print("warning: the shutdown did not finish within a minute", file=sys.stderr)
     except discord.LoginFailure:
         return _fail("Discord rejected DISCORD_TOKEN: reset the token on the Bot page of the "
                      "Developer Portal and paste the new one into .env.")

@@ -170,6 +170,8 @@ class TabletopBot(commands.AutoShardedBot):
                                      prepare=self._ai_prepare, on_commit=self.reconciler.mark)
         self.restored = 0
         self.closing = False
+        #: set once ``shutdown`` has closed everything (what ``python -m bot`` waits for)
+        self.stopped = asyncio.Event()
         self._sync = sync_commands
         #: what Discord refused of the last command sync (one line), None when it took them
         self.sync_refused: str | None = None
@@ -294,6 +296,7 @@ class TabletopBot(commands.AutoShardedBot):
         await self.reconciler.stop()
         await self.close()
         log.info("stopped cleanly")
+        self.stopped.set()
 
     async def close(self) -> None:
         self.closing = True

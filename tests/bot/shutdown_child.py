@@ -31,8 +31,7 @@ async def main(db: Path) -> int:
     await h.click(players[seat], message, custom_id, settle=False)
     await asyncio.sleep(0.05)
     os.kill(os.getpid(), signal.SIGINT)
-    while not h.bot.is_closed():
-        await asyncio.sleep(0.05)
+    await asyncio.wait_for(h.bot.stopped.wait(), timeout=30)
     print(f"closed version={live.row.version}", flush=True)
     return 0
 
