@@ -29,6 +29,7 @@ RETRY_AFTER = 5.0
 
 
 @functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=None)
 def has_review(game: str) -> bool:
     """Whether ``game`` has a review module (a cooperative game has none)."""
     try:
@@ -98,7 +99,7 @@ class Reviewer(BackgroundLoop):
                 await asyncio.sleep(self.retry_after)
                 continue  # still first in the queue
             except (ThinkFailed, ThinkTimeout) as exc:
-                log.warning("table %s: review failed (%s)", table_id, exc)
+                log.warning("table %s: review failed (%s)", table_id, type(exc).__name__)
             except StoreFailure:
                 pass  # logged by the store; the next start queues it again
             except Exception:

@@ -24,7 +24,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from .search import Beliefs, Child, FaceSampler, Table, _children, _tiebreaks, colour_evidence
+from .search import (Beliefs, Child, FaceSampler, Table, _children, _tiebreaks, colour_evidence,
+                     piles_after)
 from .board import ARROW, EDGES, IN_LINKS, LINKS, OUT_EDGES, TOUCHING_EDGES
 from .chips import DOWN, MAX_HEIGHT, UP, flip_pile
 
@@ -186,14 +187,7 @@ def win_score(piles: Sequence[int], heights: Sequence[int], mine: int,
 def simulate(table: Table, child: Child, world: World, rng: random.Random,
              candidates: int = CANDIDATES) -> tuple[float, int, int]:
     """Play ``child``'s move in ``world``, then a playout: (win score, margin, moves)."""
-    u, v = EDGES[child.edge]
-    piles = list(world.piles)
-    hv = table.heights[v]
-    if hv:
-        piles[v] |= piles[u] << (8 * hv)
-    else:
-        piles[v] = flip_pile(piles[u], table.heights[u])
-    piles[u] = 0
+    piles = piles_after(table, child, world.piles)
     heights = list(child.heights)
     moves = 1 + playout(piles, heights, set(child.legal), world, rng.random, candidates)
     win, margin = win_score(piles, heights, table.colour, world.rivals)

@@ -414,9 +414,8 @@ def _children(table: Table) -> list[Child]:
     return out
 
 
-def simulate(table: Table, child: Child, piles: list[int], rivals: Sequence[int],
-             rng: random.Random) -> tuple[float, int]:
-    """Play ``child``'s move on a sampled board, then random moves to the end: (reward, plies)."""
+def piles_after(table: Table, child: Child, piles: Sequence[int]) -> list[int]:
+    """A sampled board's piles once ``child``'s move is played on it (a new list)."""
     u, v = EDGES[child.edge]
     piles = list(piles)
     hv = table.heights[v]
@@ -425,6 +424,13 @@ def simulate(table: Table, child: Child, piles: list[int], rivals: Sequence[int]
     else:
         piles[v] = flip_pile(piles[u], table.heights[u])
     piles[u] = 0
+    return piles
+
+
+def simulate(table: Table, child: Child, piles: list[int], rivals: Sequence[int],
+             rng: random.Random) -> tuple[float, int]:
+    """Play ``child``'s move on a sampled board, then random moves to the end: (reward, plies)."""
+    piles = piles_after(table, child, piles)
     heights = list(child.heights)
     plies = 1 + play_random(piles, heights, set(child.legal), rng.random)
     return outcome(piles, heights, table.colour, rivals), plies

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from .search import GOAL_RANK, LOST, WIN, Move, each_turn, turn_end_score
+from .search import GOAL_RANK, LOST, WIN, Move, _after, each_turn, turn_end_score
 from .board import EMPTY, SIZE, parse_square
 from .game import STONE_MOVES_PER_TURN
 from .moves import character_targets, stone_destinations
@@ -212,17 +212,6 @@ class Search:
 
 def _order(kid: tuple[int, tuple[Move, ...]]) -> tuple[int, tuple[Move, ...]]:
     return -kid[0], kid[1]
-
-
-def _after(cells: list[int], characters: list[int], seat: int,
-           path: tuple[Move, ...]) -> tuple[list[int], list[int]]:
-    cells, characters = list(cells), list(characters)
-    for kind, frm, to in path:
-        if kind == "stone":
-            cells[frm], cells[to] = EMPTY, seat
-        else:
-            characters[seat] = to
-    return cells, characters
 
 
 def _shortest(cells: list[int], characters: list[int], seat: int, slide: bool,
