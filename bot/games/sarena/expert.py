@@ -11,7 +11,9 @@ the seats' past moves. What makes the expert stronger than hard:
   nothing; uniform playouts assume they do and overrate greedy moves.
 - **Seat order.** Playouts follow the table's turn order, so a world knows who moves next and
   what that seat wants (hard's playouts do not care who moves).
-- **A bigger budget**, spent by sequential halving with common worlds for every surviving move.
+- **A bigger budget**, spent by sequential halving with common worlds for every surviving move,
+  and in each world the same playout random numbers for every move (common random numbers: two
+  moves' playouts run alike until their positions part, so their difference is the moves').
 
 The same evaluation serves the game review (:func:`analyse`, :func:`evaluate`), which needs the
 mover's winning chances with the best move found and with the move played.
@@ -211,7 +213,9 @@ class Analysis:
 def analyse(table: Table, worlds: Worlds, budget: int, rng: random.Random) -> Analysis:
     """Sequential halving over the legal moves: each round spends an equal share of the budget,
     every surviving move played out in the same worlds, then the better half survives (ranked
-    by win score plus a hint of margin)."""
+    by win score plus a hint of margin). In a world every move's playout draws the same random
+    numbers, so two moves' playouts run alike until their positions part: the comparison
+    measures the moves more than the luck of their playouts (common random numbers)."""
     survivors = _children(table)
     rank = {child.edge: 0.0 for child in survivors}
     wins = {child.edge: 0.0 for child in survivors}
@@ -222,9 +226,10 @@ def analyse(table: Table, worlds: Worlds, budget: int, rng: random.Random) -> An
         spent = 0
         while spent < quota:
             world = worlds.draw(rng)
+            stream = rng.getrandbits(64)
             spent += SAMPLE_COST
             for child in survivors:
-                win, margin, moves = simulate(table, child, world, rng)
+                win, margin, moves = simulate(table, child, world, random.Random(stream))
                 rank[child.edge] += win + MARGIN * margin
                 wins[child.edge] += win
                 visits[child.edge] += 1
@@ -237,17 +242,18 @@ def analyse(table: Table, worlds: Worlds, budget: int, rng: random.Random) -> An
 
 def evaluate(table: Table, worlds: Worlds, edges: Sequence[int], budget: int,
              rng: random.Random) -> dict[int, float]:
-    """Mean win score of each of ``edges`` over the same fresh worlds (an unbiased estimate,
-    unlike the figures of the search that picked among them)."""
+    """Mean win score of each of ``edges`` over the same fresh worlds and playout numbers (an
+    unbiased estimate, unlike the figures of the search that picked among them)."""
     children = [child for child in _children(table) if child.edge in edges]
     wins = {child.edge: 0.0 for child in children}
     runs = 0
     spent = 0
     while spent < budget or not runs:
         world = worlds.draw(rng)
+        stream = rng.getrandbits(64)
         spent += SAMPLE_COST
         for child in children:
-            win, _, moves = simulate(table, child, world, rng)
+            win, _, moves = simulate(table, child, world, random.Random(stream))
             wins[child.edge] += win
             spent += moves + PLAYOUT_COST
         runs += 1
