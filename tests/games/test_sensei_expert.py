@@ -66,7 +66,6 @@ def test_the_same_position_gives_the_same_turn_whatever_the_seed_or_the_memo():
         # Another seed, and a process that never saw the position (no memo): same action.
         expert._DECIDED.clear()
         assert choose_action("sensei", view, "expert", seed + 1) == first
-        assert choose_action("sensei", view, "expert", seed + 2) == first
         assert first in view["legal"]
 
 
@@ -121,3 +120,28 @@ def test_a_win_in_hand_is_taken_without_searching_deeper():
     decision = _decision(game, 50_000)
     assert decision.value == expert.WIN  # an arrival this turn, at ply 0
     assert decision.depth == 1 and len(decision.path) == 3
+
+
+def test_advance_lead_counts_ranks_ahead_of_each_home_rank():
+    game = position(["a1", "b3", "c7"], ["a7", "b5", "g1"], "a1", "a7")
+    # Green: 0 + 2 + 6 ahead of rank 1; red: 0 + 2 + 6 ahead of rank 7.
+    assert expert.advance_lead(list(game.cells)) == 0
+    game = position(["a2", "b3", "c7"], ["a7", "b5", "g1"], "a2", "a7")
+    assert expert.advance_lead(list(game.cells)) == 1
+
+
+def test_in_shizukana_a_stone_further_forward_scores_more_all_else_equal():
+    # The g-file stone is on no line of either character, so only its rank differs: Shizukana's
+    # leaves count it (a side that only weighs its character's lines shuffles stones at home
+    # for ever), Arashi's, where a stone crosses the board in one move, do not.
+    assert expert.ADVANCE > 0
+    for version, step in (("shizukana", expert.ADVANCE), ("arashi", 0)):
+        static, leaves = [], []
+        for g in ("g2", "g3"):
+            game = position(["a1", "b1", "d1", g], ["a7", "b7", "d7", "e7"], "d1", "d7",
+                            version=version)
+            cells = list(game.cells)
+            static.append(search.turn_end_score(cells, game.characters, 0, game.slide))
+            leaves.append(expert.Search(game.slide, 10).leaf(cells, game.characters, 0, 1))
+        assert static[0] == static[1], version
+        assert leaves[1] - leaves[0] == step, version
