@@ -242,7 +242,21 @@ def _running_games(count: int, **options):
             yield seed, game
 
 
+@pytest.fixture
+def searches_briefly(monkeypatch, level):
+    """The expert on a small budget: determinism and the view-only property hold at any budget
+    (``test_sensei_expert`` holds the product budget to them on fewer positions)."""
+    from bot.games.sensei import expert
+    if level == "expert":
+        monkeypatch.setattr(expert, "EXPERT_NODES", 3_000)
+    # Turns decided on the small budget are not remembered for later tests.
+    expert._DECIDED.clear()
+    yield
+    expert._DECIDED.clear()
+
+
 @pytest.mark.parametrize("level", ai.LEVELS)
+@pytest.mark.usefixtures("searches_briefly")
 def test_same_view_level_and_seed_give_the_same_action(level):
     for seed, game in _running_games(6):
         view = seat_view(game, game.to_move)
@@ -254,6 +268,7 @@ def test_same_view_level_and_seed_give_the_same_action(level):
 
 
 @pytest.mark.parametrize("level", ai.LEVELS)
+@pytest.mark.usefixtures("searches_briefly")
 def test_choice_depends_on_the_view_only(level):
     for seed, game in _running_games(4, board="storm"):
         seat = game.to_move

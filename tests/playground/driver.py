@@ -78,13 +78,23 @@ async def wait_board_change(page: Any, src: str | None, timeout: float = 30) -> 
     raise AssertionError(f"the board picture did not change within {timeout} s")
 
 
-async def _click_and_wait(page: Any, control: Any) -> None:
+async def _click_and_wait(page: Any, control: Any) -> str | None:
+    """Click and wait for the bot's answer: the message is redrawn, or an ephemeral one comes.
+    Returns the error the page showed under the message instead (as Discord's client shows
+    "This interaction failed"), which a person meets by looking again and clicking again."""
     handle = await control.element_handle()
     count = await page.locator(EPHEMERAL).count()
     await control.click()
     await page.wait_for_function(
-        "([b, n]) => !b.isConnected || document.querySelectorAll('article.ephemeral').length !== n",
+        """([b, n]) => !b.isConnected
+             || document.querySelectorAll('article.ephemeral').length !== n
+             || (b.closest('article')?.querySelector('.failed')?.textContent ?? '') !== ''""",
         arg=[handle, count], timeout=45_000)
+    failed = await handle.evaluate(
+        "b => b.isConnected ? (b.closest('article')?.querySelector('.failed')?.textContent ?? '') : ''")
+    if failed:
+        print(f"a click was refused: {failed!r}")  # shown if the test fails
+    return failed or None
 
 
 async def take_turn(page: Any, start: str, finish: str | None = None, taps: int = 16,
@@ -96,7 +106,8 @@ async def take_turn(page: Any, start: str, finish: str | None = None, taps: int 
     turn moved on meanwhile): the caller looks at the page again."""
     before = await board_src(page)
     start_button = page.locator(BOARD).last.locator("button:enabled", has_text=start).first
-    await _click_and_wait(page, start_button)
+    if await _click_and_wait(page, start_button):
+        return None
     dead: set[str] = set()   # choices that led to "no legal target: pick another one"
     last = ""
     for _ in range(taps):
@@ -106,7 +117,8 @@ async def take_turn(page: Any, start: str, finish: str | None = None, taps: int 
         if finish:
             done = menu.locator("button:enabled", has_text=finish)
             if await done.count():
-                await _click_and_wait(page, done.first)
+                if await _click_and_wait(page, done.first):
+                    return None
                 break
         choices = []
         for b in await menu.locator("button:enabled").all():
@@ -128,7 +140,8 @@ async def take_turn(page: Any, start: str, finish: str | None = None, taps: int 
             except AssertionError:
                 return None
         button, last = choices[0]
-        await _click_and_wait(page, button)
+        if await _click_and_wait(page, button):
+            return None
         if shoot is not None:  # a picture of the turn menu half-way, once
             await shoot()
             shoot = None
