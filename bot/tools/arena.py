@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable
@@ -20,6 +18,7 @@ from typing import Any, Callable
 from ..games.ai import LEVELS, choose_action, seat_view
 from ..games import game_class
 from ..games.registry import keys
+from . import workers
 
 #: Narabi deals whose par is at most this many switches count as solvable
 PAR_LIMIT = 24
@@ -101,9 +100,8 @@ def run(game_key: str, a: str, b: str, games: int, seed: int, seats: int | None 
     tally = Tally()
     play = partial(_play_numbered, game_key, a, b, seats, options, seed)
     if jobs > 1:
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-            for i, played in enumerate(pool.map(play, range(games))):
+        with workers.pool(jobs) as processes:
+            for i, played in enumerate(processes.map(play, range(games))):
                 _count(tally, cls, seats, options, seed, i, *played)
                 if progress:
                     progress(tally)

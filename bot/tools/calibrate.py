@@ -12,10 +12,9 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from functools import partial
-import multiprocessing
 
+from . import workers
 from ..games.ai import choose_action, seat_view
 from ..games.sensei import Sensei
 from ..games.sensei import review
@@ -65,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     work = partial(play, levels=(args.a, args.b), every=args.every, nodes=review.REVIEW_NODES)
     samples: list[tuple[int, float]] = []
-    with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with workers.pool(args.jobs) as pool:
         for done, found in enumerate(pool.map(work, range(args.games)), 1):
             samples += found
             print(f"  {done}/{args.games} games, {len(samples)} positions", file=sys.stderr)

@@ -10,15 +10,14 @@ interval and each search's CPU time per turn.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 
 from ..games.sensei import Sensei, expert, mcts
 from ..games.sensei.board import square_name
+from . import workers
 from .arena import percentile, wilson
 
 #: turns after which an undecided game counts as a draw (capped)
@@ -77,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     capped = 0
     ab_times: list[float] = []
     mcts_times: list[float] = []
-    with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with workers.pool(args.jobs) as pool:
         for done, (score, ab, mc) in enumerate(pool.map(work, range(args.games)), 1):
             capped += score is None
             scores.append(0.5 if score is None else score)
