@@ -17,22 +17,13 @@ import math
 from dataclasses import dataclass, field
 
 from .expert import OutOfBudget, PROVED, Decision, Search, _after
+from .review import SCALE, expected as chance
 from .search import Move
 
-#: a static score difference worth 1 : e in winning chances (the review's curve)
-SCALE = 300.0
 #: exploration weight of UCT, for values in [0, 1]
 EXPLORE = 0.4
 #: children considered at a node visited n times: ⌈WIDEN·√n⌉
 WIDEN = 2.0
-
-
-def chance(score: int) -> float:
-    if score >= PROVED:
-        return 1.0
-    if score <= -PROVED:
-        return 0.0
-    return 1.0 / (1.0 + math.exp(max(-50.0, min(50.0, -score / SCALE))))
 
 
 @dataclass
