@@ -9,10 +9,12 @@ from hypothesis import strategies as st
 
 from bot.games.ai import choose_action, seat_view
 from bot.games.sarena import ai, expert
+from bot.games.sarena import search
+from bot.tools import fit_beliefs
 from bot.games.sarena.search import read_view
 from bot.games.sarena.chips import UP
 from bot.games.sarena.scoring import final_result
-from tests.games.test_sarena_ai import random_game, twin_with_other_secrets
+from tests.games.test_sarena_ai import _true_colour_odds, random_game, twin_with_other_secrets
 from tests.games.test_sarena_rules import B, R, W, Y, game_with
 
 
@@ -136,3 +138,29 @@ def test_playouts_with_more_candidates_favour_the_mover():
                          if h and UP[p >> (8 * h - 8)] == mine)
         totals.append(total)
     assert totals[1] > totals[0]
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_the_expert_reads_purposeful_seats_more_surely_than_hard(level):
+    """At every turn of games between players of one level, the expert's reading of the moves
+    gives the others' true colours more weight than hard's (fit_beliefs' measure)."""
+    readings = [fit_beliefs.IN_USE["expert"], fit_beliefs.IN_USE["hard"]]
+    sums = [[0.0, 0.0, 0], [0.0, 0.0, 0]]
+    for index in range(3):
+        for acc, (logs, ps, _, turns) in zip(sums, fit_beliefs.judge(index, level, 3, readings)):
+            acc[0] += logs
+            acc[1] += ps
+            acc[2] += turns
+    (sharp_logs, sharp_ps, turns), (loose_logs, loose_ps, _) = sums
+    assert sharp_logs > loose_logs
+    assert sharp_ps / turns > loose_ps / turns + 0.05
+
+
+def test_the_expert_searches_worlds_drawn_from_its_own_reading():
+    game = random_game(3, 3, 10)
+    view = seat_view(game, game.to_move)
+    table = read_view(view)
+    beliefs = expert.worlds_for(table, view["history"]).beliefs
+    evidence = search.colour_evidence(table, view["history"], rationality=expert.RATIONALITY,
+                                      careless=expert.CARELESS, slip=expert.SLIP)
+    assert beliefs.probabilities == search.Beliefs(table, evidence).probabilities

@@ -13,8 +13,8 @@ colours are drawn from beliefs that weigh how well each colour explains their pa
   pruned by sequential halving; every colour equally likely for the others.
 - hard: the same search with about eight times the budget, and the others' colours drawn from
   beliefs inferred from their past moves (a seat that keeps crowning red is probably red).
-- expert: see :mod:`.expert` (hard's samples and beliefs, playouts in which every seat plays
-  for its colour, a bigger budget).
+- expert: see :mod:`.expert` (hard's samples, beliefs from a sharper reading of the moves,
+  playouts in which every seat plays for its colour, a bigger budget).
 
 Budgets count simulated moves, never time, and every draw comes from the ``rng`` passed in.
 """
@@ -222,16 +222,19 @@ CARELESS = 0.5
 SLIP = 0.1
 
 
-def colour_evidence(table: Table, history: Sequence[Mapping[str, Any]],
-                    rationality: float = RATIONALITY, careless: float = CARELESS,
-                    slip: float = SLIP) -> dict[int, list[float]] | None:
-    """Log-likelihood of each colour for each other seat, from the moves it made.
+@dataclass(frozen=True)
+class Observed:
+    """One past move as its mover could judge it: per legal option (in edge order), the chips
+    it brought under (or took from) each colour, and which option was played."""
 
-    A seat is modelled as careless (uniform over legal moves) or purposeful with some colour
-    (moves chosen with probability growing with the chips they bring under that colour, as
-    the seat could judge them then). None when the history does not lead to the board seen
-    (a state saved before the history was kept), as nothing can then be replayed.
-    """
+    seat: int
+    gains: tuple[list[float], ...]
+    chosen: int
+
+
+def observed_moves(table: Table, history: Sequence[Mapping[str, Any]]) -> list[Observed] | None:
+    """The other seats' moves in ``history``, replayed; None when the history does not lead to
+    the board seen (a state saved before the history was kept), as nothing can be replayed."""
     moves = [(entry["seat"], EDGE_ID[(SQUARE_INDEX[entry["action"]["from"]],
                                       SQUARE_INDEX[entry["action"]["to"]])])
              for entry in history if entry["action"].get("type") == "move"]
@@ -239,28 +242,60 @@ def colour_evidence(table: Table, history: Sequence[Mapping[str, Any]],
     if faces is None:
         return None
     wanted = set(table.others)
-    purposeful = {s: [0.0] * 4 for s in wanted}
-    random_ll = {s: 0.0 for s in wanted}
+    out = []
     stacks = [[(chip, 0)] for chip in range(CIRCLES)]
     seen = [[True, False] for _ in range(CIRCLES)]
     legality = Position([1] * CIRCLES, [1] * CIRCLES)
     for seat, edge in moves:
         if seat in wanted:
             options = sorted(legality.legal)
-            gains = [_past_gain(stacks, faces, seen, e) for e in options]
-            chosen = options.index(edge)
-            uniform = 1 / len(options)
-            random_ll[seat] += math.log(uniform)
-            for c in COLOURS:
-                logits = [rationality * g[c] for g in gains]
-                aimed = math.exp(logits[chosen] - _log_sum_exp(logits))
-                purposeful[seat][c] += math.log(slip * uniform + (1 - slip) * aimed)
+            out.append(Observed(seat, tuple(_past_gain(stacks, faces, seen, e) for e in options),
+                                options.index(edge)))
         _replay(stacks, edge, seen)
         legality.move(edge)
+    return out
+
+
+def evidence_from(observed: Sequence[Observed], seats: Sequence[int],
+                  rationality: float | Sequence[float] = RATIONALITY,
+                  careless: float = CARELESS, slip: float = SLIP) -> dict[int, list[float]]:
+    """Log-likelihood of each colour for each of ``seats``, from their observed moves.
+
+    A seat is modelled as careless (uniform over legal moves) or purposeful with some colour:
+    its moves are chosen with probability growing with the chips they bring under that colour,
+    as sharply as ``rationality`` says. Given several rationalities, each is equally likely a
+    priori and the seat's moves weigh them (a strong player's moves follow its gains more
+    closely than a beginner's, and the model finds out which it faces)."""
+    sharpness = (rationality,) if isinstance(rationality, (int, float)) else tuple(rationality)
+    purposeful = {s: [[0.0] * 4 for _ in sharpness] for s in seats}
+    random_ll = {s: 0.0 for s in seats}
+    for move in observed:
+        if move.seat not in purposeful:
+            continue
+        uniform = 1 / len(move.gains)
+        random_ll[move.seat] += math.log(uniform)
+        for k, sharp in enumerate(sharpness):
+            lls = purposeful[move.seat][k]
+            for c in COLOURS:
+                logits = [sharp * g[c] for g in move.gains]
+                aimed = math.exp(logits[move.chosen] - _log_sum_exp(logits))
+                lls[c] += math.log(slip * uniform + (1 - slip) * aimed)
     careless_log = math.log(careless) if careless > 0 else -math.inf
-    purposeful_log = math.log(1 - careless)
-    return {s: [_log_sum_exp([careless_log + random_ll[s], purposeful_log + purposeful[s][c]])
-                for c in COLOURS] for s in wanted}
+    purposeful_log = math.log((1 - careless) / len(sharpness))
+    return {s: [_log_sum_exp([careless_log + random_ll[s],
+                              *(purposeful_log + lls[c] for lls in purposeful[s])])
+                for c in COLOURS] for s in seats}
+
+
+def colour_evidence(table: Table, history: Sequence[Mapping[str, Any]],
+                    rationality: float | Sequence[float] = RATIONALITY, careless: float = CARELESS,
+                    slip: float = SLIP) -> dict[int, list[float]] | None:
+    """Log-likelihood of each colour for each other seat, from the moves it made (the model of
+    :func:`evidence_from`); None when the history cannot be replayed."""
+    observed = observed_moves(table, history)
+    if observed is None:
+        return None
+    return evidence_from(observed, table.others, rationality, careless, slip)
 
 
 def _log_sum_exp(values: Sequence[float]) -> float:
