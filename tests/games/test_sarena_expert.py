@@ -164,3 +164,47 @@ def test_the_expert_searches_worlds_drawn_from_its_own_reading():
     evidence = search.colour_evidence(table, view["history"], rationality=expert.RATIONALITY,
                                       careless=expert.CARELESS, slip=expert.SLIP)
     assert beliefs.probabilities == search.Beliefs(table, evidence).probabilities
+
+
+def test_telltale_points_at_the_moves_that_serve_the_seats_colour():
+    # White to move: b1-c1 crowns white on four chips, c1-b1 crowns black on four.
+    layout = {"b1": [(W, R)], "c1": [(B, R), (B, Y), (B, W)], "f6": [(R, Y), (Y, R)]}
+    game = game_with(layout, seats=2, colours=(W, B))
+    table = read_view(seat_view(game, 0))
+    tells = expert.telltale(table)
+    by_move = {(a["from"], a["to"]): tells[edge] for a, edge in zip(table.actions, table.legal)}
+    assert by_move["b1", "c1"] > 0.5
+    assert by_move["c1", "b1"] < 0
+    # The same move tells nothing about a seat whose colour it does not touch.
+    as_red = read_view(seat_view(game_with(layout, seats=2, colours=(R, B)), 0))
+    crown_white = table.legal[table.actions.index({"type": "move", "from": "b1", "to": "c1"})]
+    assert abs(expert.telltale(as_red)[crown_white]) < by_move["b1", "c1"]
+
+
+def test_discretion_weighs_what_a_move_tells_against_its_worth(monkeypatch):
+    game = random_game(21, 2, 6)
+    view = seat_view(game, game.to_move)
+    table = read_view(view)
+    tells = expert.telltale(table)
+    monkeypatch.setattr(expert, "BUDGET", 3_000)
+    # Nothing but discretion: the quietest move (the first of them in legal order).
+    monkeypatch.setattr(expert, "DISCRETION", 1e6)
+    quietest = min(table.legal, key=lambda edge: tells[edge])
+    assert expert.choose_edge(table, view["history"], random.Random(1)) == quietest
+    # No discretion: the search alone decides, as the review's search does.
+    monkeypatch.setattr(expert, "DISCRETION", 0.0)
+    plain = expert.analyse(table, expert.worlds_for(table, view["history"]), 3_000,
+                           random.Random(1)).edge
+    assert expert.choose_edge(table, view["history"], random.Random(1)) == plain
+
+
+def test_with_more_players_the_expert_is_not_discreet(monkeypatch):
+    game = random_game(22, 4, 6)
+    view = seat_view(game, game.to_move)
+    table = read_view(view)
+    monkeypatch.setattr(expert, "BUDGET", 3_000)
+    monkeypatch.setattr(expert, "DISCRETION", 1e6)
+    plain = expert.analyse(table, expert.worlds_for(table, view["history"]), 3_000,
+                           random.Random(1)).edge
+    assert expert.choose_edge(table, view["history"], random.Random(1)) == plain
+    assert plain != min(table.legal, key=lambda edge: expert.telltale(table)[edge])

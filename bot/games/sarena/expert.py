@@ -16,6 +16,10 @@ the seats' past moves. What makes the expert stronger than hard:
   between hard players; measured by ``python -m bot.tools.fit_beliefs``).
 - **Seat order.** Playouts follow the table's turn order, so a world knows who moves next and
   what that seat wants (hard's playouts do not care who moves).
+- **Discretion** (two players). Among moves of about the same worth it prefers the one that
+  tells least about its colour to someone reading its moves (:func:`telltale`): the opponent's
+  beliefs are what let it play against the expert. With three or four players it is off: there
+  it cost more than it hid.
 - **A bigger budget**, spent by sequential halving with common worlds for every surviving move,
   and in each world the same playout random numbers for every move (common random numbers: two
   moves' playouts run alike until their positions part, so their difference is the moves').
@@ -31,8 +35,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from .search import (Beliefs, Child, FaceSampler, Table, _children, _tiebreaks, colour_evidence,
-                     piles_after)
+from .search import (Beliefs, Child, FaceSampler, Table, _children, _log_sum_exp, _tiebreaks,
+                     colour_evidence, gain_now, piles_after)
 from .board import ARROW, EDGES, IN_LINKS, LINKS, OUT_EDGES, TOUCHING_EDGES
 from .chips import DOWN, MAX_HEIGHT, UP, flip_pile
 
@@ -53,6 +57,12 @@ MARGIN = 0.01
 #: the cost of setting up one playout and of drawing one world, in simulated moves
 PLAYOUT_COST = 8
 SAMPLE_COST = 16
+#: win chance the expert gives up per unit of what a move tells about its colour (its
+#: :func:`telltale`, a log ratio mostly within ±1.2), with two players: enough to choose the
+#: quieter of two close moves, too little to give up a clearly better one
+DISCRETION = 0.03
+#: how sharply the reader that :func:`telltale` assumes follows the chips (hard's reading)
+READER_RATIONALITY = 1.0
 #: how the expert reads the other seats' moves (:func:`~.search.evidence_from`): players who
 #: play for their colour, weighing the chips a move brings under it at once as sharply as one
 #: of RATIONALITY says, the moves themselves telling which (a beginner or a strong player).
@@ -223,12 +233,15 @@ class Analysis:
         return self.wins[edge] / self.visits[edge] if self.visits.get(edge) else 0.0
 
 
-def analyse(table: Table, worlds: Worlds, budget: int, rng: random.Random) -> Analysis:
+def analyse(table: Table, worlds: Worlds, budget: int, rng: random.Random,
+            tells: Mapping[int, float] | None = None) -> Analysis:
     """Sequential halving over the legal moves: each round spends an equal share of the budget,
     every surviving move played out in the same worlds, then the better half survives (ranked
-    by win score plus a hint of margin). In a world every move's playout draws the same random
+    by win score plus a hint of margin, less :data:`DISCRETION` times what the move ``tells``
+    about the seat's colour when given). In a world every move's playout draws the same random
     numbers, so two moves' playouts run alike until their positions part: the comparison
     measures the moves more than the luck of their playouts (common random numbers)."""
+    tells = tells or {}
     survivors = _children(table)
     rank = {child.edge: 0.0 for child in survivors}
     wins = {child.edge: 0.0 for child in survivors}
@@ -248,9 +261,26 @@ def analyse(table: Table, worlds: Worlds, budget: int, rng: random.Random) -> An
                 visits[child.edge] += 1
                 spent += moves + PLAYOUT_COST
         # Ties keep the legal order (sort is stable), so the pick never depends on set order.
-        survivors.sort(key=lambda child: -rank[child.edge] / visits[child.edge])
+        survivors.sort(key=lambda child: DISCRETION * tells.get(child.edge, 0.0)
+                       - rank[child.edge] / visits[child.edge])
         survivors = survivors[:(len(survivors) + 1) // 2]
     return Analysis(survivors[0].edge, wins, visits)
+
+
+def telltale(table: Table) -> dict[int, float]:
+    """Per legal move, how much more likely a player of the seat's colour is to make it than a
+    player of any colour, as a log ratio, for someone reading moves as hard reads them (each
+    colour's player drawn to the chips a move brings under it at once). Positive: the move
+    points at the seat's colour; negative: at another."""
+    gains = [gain_now(table, edge) for edge in table.legal]
+    log_odds = []
+    for colour in range(4):
+        logits = [READER_RATIONALITY * gain[colour] for gain in gains]
+        norm = _log_sum_exp(logits)
+        log_odds.append([logit - norm for logit in logits])
+    mean = [_log_sum_exp([log_odds[c][k] for c in range(4)]) - math.log(4)
+            for k in range(len(gains))]
+    return {edge: log_odds[table.colour][k] - mean[k] for k, edge in enumerate(table.legal)}
 
 
 def evaluate(table: Table, worlds: Worlds, edges: Sequence[int], budget: int,
@@ -283,5 +313,7 @@ def choose_edge(table: Table, history: Sequence[Mapping[str, Any]], rng: random.
                 budget: int | None = None) -> int:
     if len(table.legal) == 1:
         return table.legal[0]
+    # Discretion pays against one reader; among three it cost more chips than it hid (arena).
+    tells = telltale(table) if len(table.others) == 1 else None
     return analyse(table, worlds_for(table, history), BUDGET if budget is None else budget,
-                   rng).edge
+                   rng, tells).edge
