@@ -35,6 +35,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from .search import RATIONALITY as HARD_RATIONALITY
 from .search import (Beliefs, Child, FaceSampler, Table, _children, _log_sum_exp, _tiebreaks,
                      colour_evidence, gain_now, piles_after)
 from .board import ARROW, EDGES, IN_LINKS, LINKS, OUT_EDGES, TOUCHING_EDGES
@@ -61,8 +62,8 @@ SAMPLE_COST = 16
 #: :func:`telltale`, a log ratio mostly within ±1.2), with two players: enough to choose the
 #: quieter of two close moves, too little to give up a clearly better one
 DISCRETION = 0.03
-#: how sharply the reader that :func:`telltale` assumes follows the chips (hard's reading)
-READER_RATIONALITY = 1.0
+#: how sharply the reader that :func:`telltale` assumes follows the chips: hard's reading
+READER_RATIONALITY = HARD_RATIONALITY
 #: how the expert reads the other seats' moves (:func:`~.search.evidence_from`): players who
 #: play for their colour, weighing the chips a move brings under it at once as sharply as one
 #: of RATIONALITY says, the moves themselves telling which (a beginner or a strong player).
