@@ -87,8 +87,10 @@ def main(argv: list[str] | None = None) -> int:
     if not turns:
         print("no turn had a move to read", file=sys.stderr)
         return 1
+    # Sorted by the log posterior alone: readings mix floats and tuples, which do not compare.
     rows = sorted(((logs / turns, ps / turns, tops / turns, p)
-                   for (logs, ps, tops, _), p in zip(sums, params)), reverse=True)
+                   for (logs, ps, tops, _), p in zip(sums, params)),
+                  key=lambda row: row[0], reverse=True)
     print(f"{turns} turns from {args.games} games ({args.level}, {args.seats} players)")
     print("mean log p(truth)  mean p(truth)  truth likeliest  rationality careless slip")
 

@@ -306,10 +306,9 @@ def test_colour_beliefs_exclude_the_seat_colour_and_cover_every_other_seat():
             assert beliefs.colour_odds(seat)[table.colour] == 0.0
 
 
-def _true_colour_odds(levels: tuple[str, ...], games: int, **reading: float) -> list[float]:
+def _true_colour_odds(levels: tuple[str, ...], games: int) -> list[float]:
     """For each game between ``levels``, seat 0's belief in the others' true colours at the
-    end of the game (just before the last move), moves read with ``reading`` (rationality,
-    careless, slip; hard's by default)."""
+    end of the game (just before the last move)."""
     odds = []
     for g in range(games):
         game = Sarena.new(len(levels), {}, 100 + g)
@@ -324,7 +323,7 @@ def _true_colour_odds(levels: tuple[str, ...], games: int, **reading: float) -> 
         # The last position seat 0 saw with a full history behind it.
         view = views[-1]
         table = search.read_view(view)
-        beliefs = search.Beliefs(table, search.colour_evidence(table, view["history"], **reading))
+        beliefs = search.Beliefs(table, search.colour_evidence(table, view["history"]))
         odds += [beliefs.colour_odds(s)[truth[s]] for s in beliefs.seats]
     return odds
 

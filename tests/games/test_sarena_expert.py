@@ -14,7 +14,7 @@ from bot.tools import fit_beliefs
 from bot.games.sarena.search import read_view
 from bot.games.sarena.chips import UP
 from bot.games.sarena.scoring import final_result
-from tests.games.test_sarena_ai import _true_colour_odds, random_game, twin_with_other_secrets
+from tests.games.test_sarena_ai import random_game, twin_with_other_secrets
 from tests.games.test_sarena_rules import B, R, W, Y, game_with
 
 
@@ -175,7 +175,7 @@ def test_telltale_points_at_the_moves_that_serve_the_seats_colour():
     by_move = {(a["from"], a["to"]): tells[edge] for a, edge in zip(table.actions, table.legal)}
     assert by_move["b1", "c1"] > 0.5
     assert by_move["c1", "b1"] < 0
-    # The same move tells nothing about a seat whose colour it does not touch.
+    # The same move tells less about a seat whose colour it does not touch.
     as_red = read_view(seat_view(game_with(layout, seats=2, colours=(R, B)), 0))
     crown_white = table.legal[table.actions.index({"type": "move", "from": "b1", "to": "c1"})]
     assert abs(expert.telltale(as_red)[crown_white]) < by_move["b1", "c1"]
