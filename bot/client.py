@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .runtime.autoplay import AutoPlayer
-from .config import Settings
+from .config import AI_PRIORITIES, Settings
 from .runtime.heap import QuietCollector
 from .i18n import t
 from .store import Store, StoreFailure
@@ -159,7 +159,8 @@ class TabletopBot(commands.AutoShardedBot):
         self.reconciler = Reconciler(self)
         self.upkeep = Upkeep(store, self.tables, settings, self.reconciler.mark, store.clock)
         self.turnclock = TurnClock(self.tables, on_change=self.reconciler.mark)
-        self.pool = ThinkPool(settings.ai_workers)
+        nice, idle = AI_PRIORITIES[settings.ai_priority]
+        self.pool = ThinkPool(settings.ai_workers, nice=nice, idle=idle)
         # Pictures are drawn in their own processes too, at normal priority: a click waits for
         # its board, and Pillow's drawing would otherwise hold the event loop's interpreter.
         self.render_pool = ThinkPool(settings.render_workers, nice=0, idle=False)

@@ -19,6 +19,10 @@ _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9
 DEFAULT_LOBBY_TTL_HOURS = 24.0
 DEFAULT_AI_PAUSE = 2.0
 DEFAULT_AI_THINK_LIMIT = 20.0
+#: how AI searches share the CPU: (nice value, Linux idle scheduling). ``idle`` takes only time
+#: nobody else wants, so clicks never wait on a search, but on a host kept busy by other
+#: programs a search may get none at all (and the think limit plays a random move for it)
+AI_PRIORITIES = {"idle": (10, True), "low": (10, False), "normal": (0, False)}
 
 
 def default_ai_workers() -> int:
@@ -44,6 +48,8 @@ class Settings:
     ai_pause_seconds: float = DEFAULT_AI_PAUSE
     #: a search still running after this many seconds is stopped (a random legal move is played)
     ai_think_limit: float = DEFAULT_AI_THINK_LIMIT
+    #: one of :data:`AI_PRIORITIES`
+    ai_priority: str = "idle"
     #: games a day between the same people that count for ratings
     rated_per_day: int = 3
     #: a ``postgresql://`` URL (None: the SQLite file at ``database_path``)
@@ -116,6 +122,10 @@ class Settings:
         pool = _number(env, "DATABASE_POOL_SIZE", "connections, e.g. 20", minimum=1)
         pause = _number(env, "AI_PAUSE_SECONDS", "seconds, e.g. 2", minimum=0)
         limit = _positive(env, "AI_THINK_LIMIT_SECONDS", "seconds, e.g. 20")
+        priority = env.get("AI_PRIORITY", "").strip().lower() or "idle"
+        if priority not in AI_PRIORITIES:
+            raise ConfigError(f"AI_PRIORITY must be one of {', '.join(AI_PRIORITIES)}, got "
+                              f"{priority!r}.")
         per_day = _number(env, "RATED_PER_DAY", "games, e.g. 3", minimum=0)
         budget = _positive(env, "DISCORD_REST_BUDGET", "calls per second, e.g. 45")
         if budget is not None and budget > 50:
@@ -130,6 +140,7 @@ class Settings:
                    render_workers=1 if renderers is None else int(renderers),
                    ai_pause_seconds=DEFAULT_AI_PAUSE if pause is None else pause,
                    ai_think_limit=DEFAULT_AI_THINK_LIMIT if limit is None else limit,
+                   ai_priority=priority,
                    rated_per_day=3 if per_day is None else int(per_day),
                    database_url=url, shard_count=shard_count, shard_ids=shard_ids,
                    database_pool_size=20 if pool is None else int(pool),

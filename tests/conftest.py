@@ -38,10 +38,13 @@ async def start_bot(database: Path | str, fake: FakeDiscord | None = None, *,
     per turn) unless ``reviews`` names the module whose ``<game>`` functions review them
     (tests/cogs/review_jobs.py)."""
     store = await Store.open(database)
-    # AI players play without the pause meant for people watching; one search process.
+    # AI players play without the pause meant for people watching; one search process, at
+    # normal priority: the suite's other workers keep the CPU busy, and an idle-priority search
+    # would starve until its think limit played a random move for it.
     is_url = isinstance(database, str) and "://" in database
     settings = Settings(token="", database_path=Path("unused.sqlite3") if is_url else Path(database),
                         dev_guild_id=None, log_level="INFO", ai_workers=1, ai_pause_seconds=0.0,
+                        ai_priority="normal",
                         database_url=database if is_url else None, render_workers=render_workers)
     bot = TabletopBot(settings, store, manage_heap=manage_heap, sync_commands=sync_commands)
     if reviews is None:

@@ -25,10 +25,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="an AI player waits this long before moving (default 1)")
 
 
-def settings_for(database: Path, ai_pause: float = 1.0):
+def settings_for(database: Path, ai_pause: float = 1.0, ai_priority: str = "low"):
+    # Low, not idle: on a laptop the browser and everything else keep the CPU busy enough to
+    # starve an idle-priority search, and the AI would then play random moves.
     from bot.config import Settings
     return Settings(token="", database_path=database, dev_guild_id=None, log_level="WARNING",
-                    ai_workers=1, render_workers=0, ai_pause_seconds=ai_pause)
+                    ai_workers=1, render_workers=0, ai_pause_seconds=ai_pause,
+                    ai_priority=ai_priority)
 
 
 async def play(args: argparse.Namespace) -> int:

@@ -62,6 +62,8 @@ class AutoPlayer:
         self._stopped = False
         #: AI moves committed since start (for the bench and the logs)
         self.moves = 0
+        #: moves played at random because the search failed or ran past the think limit
+        self.fallbacks = 0
         tables.listeners.append(self._on_change)
 
     # -- being told -----------------------------------------------------------------------
@@ -206,6 +208,7 @@ class AutoPlayer:
             log.warning("table %s: AI %s think failed (%s); playing a random legal move",
                         table_id, level, type(exc).__name__)
             action = choose_action(key, view, "random", seed)
+            self.fallbacks += 1
         wait = self.pause - (self.clock() - self._last_change.get(table_id, 0.0))
         if wait > 0 and table_id not in self._mid_turn:
             self._pausing.add(table_id)

@@ -82,6 +82,10 @@ def test_settings_validation():
         Settings.from_env({"DISCORD_TOKEN": TOKEN, "DEV_GUILD_ID": "my server"})
     with pytest.raises(ConfigError, match="LOG_LEVEL"):
         Settings.from_env({"DISCORD_TOKEN": TOKEN, "LOG_LEVEL": "loud"})
+    assert settings.ai_priority == "idle"
+    assert Settings.from_env({"DISCORD_TOKEN": TOKEN, "AI_PRIORITY": " Low "}).ai_priority == "low"
+    with pytest.raises(ConfigError, match="AI_PRIORITY must be one of idle, low, normal"):
+        Settings.from_env({"DISCORD_TOKEN": TOKEN, "AI_PRIORITY": "high"})
 
 
 def test_database_url_and_shards():

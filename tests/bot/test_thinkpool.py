@@ -168,3 +168,24 @@ async def test_a_background_call_waits_behind_others_and_gives_way_to_them(pool:
     with pytest.raises(ThinkPreempted):
         await long
     assert pool.busy == 0 and pool.waiting == 0 and pool.background_waiting == 0
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="idle scheduling is Linux's")
+async def test_each_ai_priority_reaches_the_bots_search_processes(tmp_path):
+    from bot.client import TabletopBot
+    from bot.config import AI_PRIORITIES, Settings
+    from bot.store import Store
+
+    here = os.nice(0)
+    seen = {}
+    for name in AI_PRIORITIES:
+        store = await Store.open(tmp_path / f"{name}.sqlite3")
+        bot = TabletopBot(Settings("", tmp_path / f"{name}.sqlite3", None, "INFO", ai_workers=1,
+                                   ai_priority=name), store)
+        try:
+            seen[name] = await bot.pool.call(f"{JOBS}:priority")
+        finally:
+            await bot.pool.close()
+            await store.close()
+    assert seen == {"idle": (min(here + 10, 19), True), "low": (min(here + 10, 19), False),
+                    "normal": (here, False)}

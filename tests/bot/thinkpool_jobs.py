@@ -24,3 +24,8 @@ def pid() -> int:
 
 def die() -> None:
     os._exit(3)
+
+
+def priority() -> tuple[int, bool]:
+    """This worker's nice value and whether it runs at Linux's idle priority."""
+    return os.nice(0), os.sched_getscheduler(0) == os.SCHED_IDLE

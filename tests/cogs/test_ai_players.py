@@ -73,6 +73,7 @@ async def assert_ai_game_ended_cleanly(h, table: Table) -> dict[str, Any]:
     rebuilt = await h.bot.tables.rebuild(table.id)
     assert rebuilt.to_json() == final  # every AI move is in the log like anyone's
     assert all(uid > 0 for uid in dm_recipients(h))  # nobody tried to DM an AI
+    assert h.bot.autoplayer.fallbacks == 0  # every AI move was its level's own, none random
     assert custom_ids(board(h, table)) == [f"{row.game}:{table.id}:rematch", f"{row.game}:{table.id}:replay:0.9",
                                            *[f"{row.game}:{table.id}:review:0.9"] * has_review(row.game)]
     return final

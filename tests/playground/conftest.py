@@ -48,7 +48,7 @@ async def browser():
 
 @pytest.fixture
 async def playground(tmp_path: Path):
-    settings = settings_for(tmp_path / "bot.sqlite3", ai_pause=0.0)
+    settings = settings_for(tmp_path / "bot.sqlite3", ai_pause=0.0, ai_priority="normal")
     store = await Store.open(settings.database)
     pg = await Playground.start(settings, store)
     runner = await serve(pg, "127.0.0.1", 0)

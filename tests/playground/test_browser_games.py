@@ -50,6 +50,7 @@ async def test_sensei_against_the_hard_ai_to_its_end(browser, playground, shots)
     moves = await _solo(page, shots, "sensei", "Move", finish="Send turn")
     assert moves >= 1
     await page.get_by_text("Game over").first.wait_for(timeout=45_000)
+    assert playground.bot.autoplayer.fallbacks == 0  # Hard played every move it made
     # the finished board's Replay, then Download: the animated GIF the bot uploaded
     await page.locator(BOARD).last.get_by_role("button", name="Replay").click()
     viewer = page.locator(EPHEMERAL).last
@@ -71,6 +72,7 @@ async def test_narabi_table_of_three_with_two_ai_teammates(browser, playground, 
     moves = await _solo(page, shots, "narabi", "Switch")
     assert moves >= 1
     await page.get_by_text("Game over").first.wait_for(timeout=45_000)
+    assert playground.bot.autoplayer.fallbacks == 0
     await screenshot(page, shots, "narabi-over", 400)
     await screenshot(page, shots, "narabi-over", 1280)
     await check_page(page)
