@@ -94,22 +94,31 @@ def positions(key: str, counts: tuple[int, ...]) -> Iterator[dict[str, Any]]:
     yield game.public_view()
 
 
-@pytest.fixture(scope="module")
-def seen() -> Iterator[dict[str, list[tuple[str, list[Seen]]]]]:
-    """Per game: (language, everything drawn in one picture) for each picture. Every player
-    count in English; the largest in the other languages, whose words are what differs."""
-    clear_render_caches()
-    pictures: dict[str, list[tuple[str, list[Seen]]]] = defaultdict(list)
-    for key, draw in RENDERERS.items():
+class Traced(dict):
+    """Per game: (language, everything drawn in one picture) for each picture, traced on first
+    use. Every player count in English; the largest in the other languages, whose words are
+    what differs."""
+
+    def __missing__(self, key: str) -> list[tuple[str, list[Seen]]]:
+        clear_render_caches()
+        draw = RENDERERS[key]
         every, largest = list(positions(key, SEATS[key])), list(positions(key, SEATS[key][-1:]))
+        pictures: list[tuple[str, list[Seen]]] = []
         for language in SPEAKING:
             with Tracer() as tracer:
                 for view in every if language == "en" else largest:
                     draw(view, NAMES[:view.get("seats") or 2], language)
-            pictures[key] += [(language, list(see(img, placed)))
-                              for img, placed in tracer.pictures]
-    yield pictures
-    clear_render_caches()
+            pictures += [(language, list(see(img, placed))) for img, placed in tracer.pictures]
+        clear_render_caches()
+        self[key] = pictures
+        return pictures
+
+
+@pytest.fixture(scope="session")
+def seen() -> Traced:
+    # Session-wide: pytest-xdist may run this module's tests between other modules' tests,
+    # and a module-scoped fixture was then traced again (four times a run, a minute each).
+    return Traced()
 
 
 def marks(pictures: list[tuple[str, list[Seen]]]) -> Iterator[tuple[str, Seen]]:
