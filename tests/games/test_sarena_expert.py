@@ -208,3 +208,24 @@ def test_with_more_players_the_expert_is_not_discreet(monkeypatch):
                            random.Random(1)).edge
     assert expert.choose_edge(table, view["history"], random.Random(1)) == plain
     assert plain != min(table.legal, key=lambda edge: expert.telltale(table)[edge])
+
+
+@pytest.mark.parametrize("seats,candidates", [(2, expert.CANDIDATES), (3, expert.CROWD_CANDIDATES),
+                                              (4, expert.CROWD_CANDIDATES)])
+def test_playouts_choose_more_sharply_among_more_players(monkeypatch, seats, candidates):
+    game = random_game(23, seats, 4)
+    view = seat_view(game, game.to_move)
+    table = read_view(view)
+    seen = set()
+    real = expert.playout
+
+    def playout(*args):
+        seen.add(args[-1])
+        return real(*args)
+
+    monkeypatch.setattr(expert, "playout", playout)
+    worlds = expert.worlds_for(table, view["history"])
+    expert.analyse(table, worlds, 2_000, random.Random(1))
+    expert.evaluate(table, worlds, table.legal[:2], 500, random.Random(1))
+    assert seen == {candidates}
+    assert expert.CROWD_CANDIDATES > expert.CANDIDATES
