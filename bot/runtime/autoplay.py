@@ -16,7 +16,7 @@ from ..games.ai import choose_action, seat_view
 from ..games import IllegalAction
 from ..store import StoreFailure
 from ..domain.tables import LiveTable, TableError, TableService
-from .thinkpool import ThinkPool
+from .thinkpool import ThinkPool, ThinkTimeout
 
 log = logging.getLogger(__name__)
 
@@ -205,8 +205,10 @@ class AutoPlayer:
             return True  # the table changed while thinking: look again
         except Exception as exc:
             # A search that failed or ran past the safety limit must not stall the table.
-            log.warning("table %s: AI %s think failed (%s); playing a random legal move",
-                        table_id, level, type(exc).__name__)
+            hint = (" (if the host is busy with other programs, try AI_PRIORITY=low)"
+                    if isinstance(exc, ThinkTimeout) else "")
+            log.warning("table %s: AI %s think failed (%s); playing a random legal move%s",
+                        table_id, level, type(exc).__name__, hint)
             action = choose_action(key, view, "random", seed)
             self.fallbacks += 1
         wait = self.pause - (self.clock() - self._last_change.get(table_id, 0.0))

@@ -128,6 +128,28 @@ async def test_a_whole_sarena_game_against_ai_players(harness, players, level, c
     assert dm_recipients(h) == {ana.id}
 
 
+async def test_a_search_past_the_think_limit_plays_a_random_legal_move_and_says_why(
+        harness, players, caplog):
+    h = harness
+    ana = players[0]
+    h.bot.autoplayer.think_limit = 0.001  # no search finishes in time
+    table = await solo_table(h, ana, "sarena", ai="hard", players=2)
+    live = await h.bot.tables.get(table.id)
+    moved = 0
+    while live.row.status == "playing" and moved < 3:
+        assert live.game.to_move == 0  # the AI seat answered at once, search or not
+        action = live.game.legal_actions(0)[0]
+        await h.command(ana, "sarena", "move", channel_id=table.thread,
+                        move=f"{action['from']}-{action['to']}")
+        await h.bot.autoplayer.wait_idle()
+        live = await h.bot.tables.get(table.id)
+        moved += 1
+    ai_moves = [seat for seat, _ in await h.bot.store.actions(table.id) if seat == 1]
+    assert len(ai_moves) == h.bot.autoplayer.fallbacks >= 1
+    warnings = [r.getMessage() for r in caplog.records if "think failed" in r.getMessage()]
+    assert warnings and all("ThinkTimeout" in w and "AI_PRIORITY=low" in w for w in warnings)
+
+
 async def test_narabi_with_ai_teammates_answers_questions_truthfully(harness, players):
     h = harness
     ana = players[0]
