@@ -84,7 +84,6 @@ async def _click_and_wait(page: Any, control: Any) -> str | None:
     "This interaction failed"), which a person meets by looking again and clicking again."""
     handle = await control.element_handle()
     count = await page.locator(EPHEMERAL).count()
-    label = await control.text_content()
     await control.click()
     try:
         await page.wait_for_function(
@@ -95,14 +94,14 @@ async def _click_and_wait(page: Any, control: Any) -> str | None:
     except Exception as exc:
         # Rare under a loaded machine; say what the page showed, so the failure explains itself.
         state = await page.evaluate(
-            """([b]) => ({connected: b.isConnected, disabled: b.disabled,
+            """([b]) => ({button: b.textContent, connected: b.isConnected, disabled: b.disabled,
                           loading: b.classList.contains('loading'),
                           ephemerals: document.querySelectorAll('article.ephemeral').length,
                           last: [...document.querySelectorAll('#messages article')].slice(-4)
                                 .map((a) => a.id + ' ' + a.textContent.slice(0, 80))})""",
             [handle])
-        raise AssertionError(f"no answer shown 45 s after clicking {label!r} "
-                             f"(ephemerals before: {count}); the page: {state}") from exc
+        raise AssertionError(f"no answer shown 45 s after a click (ephemerals before: {count}); "
+                             f"the page: {state}") from exc
     failed = await handle.evaluate(
         "b => b.isConnected ? (b.closest('article')?.querySelector('.failed')?.textContent ?? '') : ''")
     if failed:

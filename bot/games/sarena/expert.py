@@ -220,10 +220,9 @@ def candidates_for(table: Table) -> int:
 
 
 def simulate(table: Table, child: Child, world: World, rng: random.Random,
-             candidates: int | None = None) -> tuple[float, int, int]:
-    """Play ``child``'s move in ``world``, then a playout: (win score, margin, moves)."""
-    if candidates is None:
-        candidates = candidates_for(table)
+             candidates: int) -> tuple[float, int, int]:
+    """Play ``child``'s move in ``world``, then a playout whose movers choose among
+    ``candidates`` moves (:func:`candidates_for`): (win score, margin, moves)."""
     piles = piles_after(table, child, world.piles)
     heights = list(child.heights)
     moves = 1 + playout(piles, heights, set(child.legal), world, rng.random, candidates)
