@@ -174,3 +174,18 @@ async def check_page(page: Any) -> None:
     alts = await page.eval_on_selector_all("img", "imgs => imgs.map(i => i.alt)")
     assert alts and all(alt.strip() for alt in alts), alts
     assert not page.errors, page.errors
+
+
+def explain(playground: Any) -> str:
+    """The playground's side of the last clicks, for a failure report: who clicked, how the bot
+    answered, which message that made and whom the playground shows it to, and the open pages."""
+    lines = []
+    for token, (user, label) in list(playground.tokens.items())[-4:]:
+        replies = [(body.get("type"), (body.get("data") or {}).get("flags"))
+                   for body in playground.fake.interaction_replies.get(token, [])]
+        made = playground.fake._original.get(token)
+        lines.append(f"user {user} {label!r}: answers (type, flags) {replies}, message {made} "
+                     f"(exists: {made in playground.fake.messages}, shown to: "
+                     f"{playground.owner.get(made)})")
+    pages = sorted(viewer.member.name for viewer in playground.viewers)
+    return "; ".join(lines) + f"; open pages: {pages}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from .driver import (BOARD, EPHEMERAL, answer_questions, board_src, check_page, is_over, my_turn, open_page, open_thread,
+from .driver import (BOARD, EPHEMERAL, answer_questions, board_src, check_page, explain, is_over, my_turn, open_page, open_thread,
                      screenshot, send, take_turn, wait_board_change)
 
 #: no game here may take longer (the three together stay near two minutes)
@@ -100,7 +100,10 @@ async def test_sarena_two_people_in_two_tabs(browser, playground, shots):
         assert time.monotonic() < deadline, f"Sàréná not over after {moves} moves"
         for page in (ana, ben):
             if await my_turn(page) and not await is_over(page):
-                src = await take_turn(page, "Move")
+                try:
+                    src = await take_turn(page, "Move")
+                except AssertionError as exc:
+                    raise AssertionError(f"{exc}\n{explain(playground)}") from exc
                 if src is None:
                     break
                 assert src not in seen
