@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections import deque
 from typing import Any
 
 from bot.testing.fake_discord import BOT_ID, CHANNEL_ID, FakeDiscord, Member, snowflake
@@ -50,6 +51,8 @@ class Playground:
         self.tokens: dict[str, tuple[int, str]] = {}  # interaction token -> (user id, "/cmd")
         self.used: dict[int, tuple[int, str]] = {}    # message id -> who used which command
         self.notes: dict[int, dict[str, Any]] = {}    # what people typed (not commands)
+        # the last clicks received and what became of them (what a failure report shows)
+        self.recent_clicks: deque[tuple[str, int, str, str]] = deque(maxlen=8)
         self.uploads = Uploads()
         self.viewers: set[Viewer] = set()
         self.guild_locale_set = False
@@ -126,14 +129,18 @@ class Playground:
                     values: list[str] | None) -> dict[str, Any]:
         message = self.fake.messages.get(message_id)
         if message is None or not self.visible(message, who.id):
-            return {"error": "Unknown message: it was deleted."}
-        ids = {c.get("custom_id") for row in message.get("components") or []
-               for c in row.get("components") or []}
-        if custom_id not in ids:  # a client only clicks what it is shown
-            return {"error": "This component is no longer on the message."}
-        token = await self.harness.click(who, message, custom_id, values, settle=False)
-        self.tokens[token] = (who.id, "")
-        return await self._answered(token)
+            answer = {"error": "Unknown message: it was deleted."}
+        elif custom_id not in {c.get("custom_id") for row in message.get("components") or []
+                               for c in row.get("components") or []}:
+            # a client only clicks what it is shown
+            answer = {"error": "This component is no longer on the message."}
+        else:
+            token = await self.harness.click(who, message, custom_id, values, settle=False)
+            self.tokens[token] = (who.id, "")
+            answer = await self._answered(token)
+        self.recent_clicks.append((who.name, message_id, custom_id,
+                                   answer.get("error") or "answered"))
+        return answer
 
     async def _answered(self, token: str) -> dict[str, Any]:
         loop = asyncio.get_running_loop()

@@ -17,10 +17,11 @@ def shape(message: dict[str, Any], uploads: Uploads) -> dict[str, Any]:
     for attachment in message.get("attachments") or []:
         attachment_id = int(attachment["id"])
         url = f"/uploads/{attachment_id}" if uploads.has(attachment_id) else None
-        files[attachment["filename"]] = url
+        size = {key: attachment[key] for key in ("width", "height") if attachment.get(key)}
+        files[attachment["filename"]] = (url, size)
         attachments.append({"id": str(attachment_id), "filename": attachment["filename"],
                             "url": url, "type": content_type(attachment["filename"]),
-                            "description": attachment.get("description") or ""})
+                            "description": attachment.get("description") or "", **size})
     embeds = copy.deepcopy(message.get("embeds") or [])
     used = set()
     for embed in embeds:
@@ -30,8 +31,8 @@ def shape(message: dict[str, Any], uploads: Uploads) -> dict[str, Any]:
                 continue
             url = picture.get("url") or ""
             name = url[len("attachment://"):] if url.startswith("attachment://") else None
-            picture["url"] = files.get(name) if name else None
-            picture["filename"] = name or ""
+            url, size = files.get(name, (None, {})) if name else (None, {})
+            picture.update(url=url, filename=name or "", **size)
             used.add(name)
     author = message.get("author") or {}
     return {

@@ -71,6 +71,29 @@ class Request:
         return json.dumps(self.json, ensure_ascii=False) if self.json is not None else ""
 
 
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height of a PNG or GIF, read from its header (as Discord reports them)."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        return int.from_bytes(data[6:8], "little"), int.from_bytes(data[8:10], "little")
+    return None
+
+
+def _attachments(files: list[tuple[str, bytes]]) -> list[dict[str, Any]]:
+    """Discord's attachment objects for uploaded files; a picture's carry its size, which
+    lets a client keep its place on the page before it has loaded."""
+    attachments = []
+    for name, data in files:
+        attachment: dict[str, Any] = {"id": str(snowflake()), "filename": name, "size": len(data),
+                                      "url": f"https://cdn.invalid/{name}",
+                                      "proxy_url": f"https://cdn.invalid/{name}"}
+        if (size := image_size(data)) is not None:
+            attachment["width"], attachment["height"] = size
+        attachments.append(attachment)
+    return attachments
+
+
 def user_payload(user_id: int, name: str) -> dict[str, Any]:
     return {"id": str(user_id), "username": name, "global_name": name, "discriminator": "0",
             "avatar": None, "bot": user_id == BOT_ID}
@@ -150,9 +173,7 @@ class FakeDiscord:
     def _message(self, channel_id: int, body: dict[str, Any], files: list[tuple[str, bytes]],
                  *, message_id: int | None = None, flags: int = 0) -> dict[str, Any]:
         message_id = message_id or snowflake()
-        attachments = [{"id": str(snowflake()), "filename": name, "size": len(data),
-                        "url": f"https://cdn.invalid/{name}", "proxy_url": f"https://cdn.invalid/{name}"}
-                       for name, data in files]
+        attachments = _attachments(files)
         message = {
             "id": str(message_id), "channel_id": str(channel_id), "guild_id": str(self.guild_id),
             "author": user_payload(BOT_ID, "Tabletop"), "content": body.get("content") or "",
@@ -181,10 +202,7 @@ class FakeDiscord:
             if key in body:
                 message[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
         if files or "attachments" in body:
-            message["attachments"] = [{"id": str(snowflake()), "filename": name, "size": len(data),
-                                       "url": f"https://cdn.invalid/{name}",
-                                       "proxy_url": f"https://cdn.invalid/{name}"}
-                                      for name, data in files]
+            message["attachments"] = _attachments(files)
         message["edited_timestamp"] = "2026-11-21T00:00:01+00:00"
         self._tell("edit", message)
         return message

@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import copy
+import io
 
 import discord
 import pytest
+from PIL import Image
 
 from bot.testing.discord_spec import SPEC, DiscordSpec, http_exception
-from bot.testing.fake_discord import FakeDiscord
+from bot.testing.fake_discord import FakeDiscord, image_size
 from bot.testing.harness import Harness
 
 MESSAGE = {
@@ -230,3 +232,20 @@ def test_without_jsonschema_the_stand_in_says_so_instead_of_accepting(monkeypatc
     monkeypatch.setitem(sys.modules, "jsonschema", None)  # import jsonschema → ImportError
     with pytest.raises(discord_spec.SpecUnavailable, match=r"needs jsonschema .*\[test\]"):
         DiscordSpec().check("POST", CHANNEL, MESSAGE, uploads=1)
+
+
+def test_an_uploaded_picture_s_attachment_carries_its_size_as_discord_s_does():
+    pictures = {}
+    for kind in ("PNG", "GIF"):
+        out = io.BytesIO()
+        Image.new("RGB", (321, 123), "white").save(out, kind)
+        pictures[kind] = out.getvalue()
+    assert image_size(pictures["PNG"]) == (321, 123)
+    assert image_size(pictures["GIF"]) == (321, 123)
+    assert image_size(b"moves: e2-e4\n") is None
+    fake = FakeDiscord()
+    message = fake._message(1, {"content": "x"}, [("board.png", pictures["PNG"]),
+                                                 ("moves.txt", b"e2-e4")])
+    board, moves = message["attachments"]
+    assert (board["width"], board["height"]) == (321, 123)
+    assert "width" not in moves and "height" not in moves

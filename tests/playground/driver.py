@@ -78,13 +78,31 @@ async def wait_board_change(page: Any, src: str | None, timeout: float = 30) -> 
     raise AssertionError(f"the board picture did not change within {timeout} s")
 
 
+async def _click_reaching_the_page(page: Any, control: Any, tries: int = 3) -> None:
+    """Click until the page's own handler has the click. The mouse lands where the control
+    was a moment before; a picture or message appearing in between can move it away, and a
+    click that lands beside the control reaches nobody (the bot never sees it, so nothing is
+    lost: a person clicks again). Clicks the page did send are never repeated."""
+    for attempt in range(tries):
+        before = await page.evaluate("window.PG.clicked")
+        await control.click()
+        try:
+            await page.wait_for_function("n => window.PG.clicked > n", arg=before, timeout=5_000)
+            return
+        except Exception:
+            if await page.evaluate(f"window.PG.clicked > {before}"):
+                return
+            print(f"a click missed its control (try {attempt + 1}): {await control.inner_text()!r}")
+    raise AssertionError(f"{tries} clicks never reached the control {await control.inner_text()!r}")
+
+
 async def _click_and_wait(page: Any, control: Any) -> str | None:
     """Click and wait for the bot's answer: the message is redrawn, or an ephemeral one comes.
     Returns the error the page showed under the message instead (as Discord's client shows
     "This interaction failed"), which a person meets by looking again and clicking again."""
     handle = await control.element_handle()
     count = await page.locator(EPHEMERAL).count()
-    await control.click()
+    await _click_reaching_the_page(page, control)
     try:
         await page.wait_for_function(
             """([b, n]) => !b.isConnected
@@ -97,6 +115,9 @@ async def _click_and_wait(page: Any, control: Any) -> str | None:
             """([b]) => ({button: b.textContent, connected: b.isConnected, disabled: b.disabled,
                           loading: b.classList.contains('loading'),
                           ephemerals: document.querySelectorAll('article.ephemeral').length,
+                          clicks: window.PG.clicks, status: document.getElementById('status').textContent,
+                          failed: [...document.querySelectorAll('.failed')].map((f) => f.textContent).filter(Boolean),
+                          article: b.closest('article')?.id,
                           last: [...document.querySelectorAll('#messages article')].slice(-4)
                                 .map((a) => a.id + ' ' + a.textContent.slice(0, 80))})""",
             [handle])
@@ -188,4 +209,4 @@ def explain(playground: Any) -> str:
                      f"(exists: {made in playground.fake.messages}, shown to: "
                      f"{playground.owner.get(made)})")
     pages = sorted(viewer.member.name for viewer in playground.viewers)
-    return "; ".join(lines) + f"; open pages: {pages}"
+    return "; ".join(lines) + f"; open pages: {pages}; clicks received: {list(playground.recent_clicks)}"

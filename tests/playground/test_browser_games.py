@@ -94,6 +94,10 @@ async def test_sarena_two_people_in_two_tabs(browser, playground, shots):
     await start.click()
     for page in (ana, ben):
         await open_thread(page, "Sàréná")
+        # the board's picture keeps its place before it has loaded (its size is given)
+        size = await page.locator(BOARD).last.locator("img.embed-image").evaluate(
+            "i => [i.getAttribute('width'), i.getAttribute('height')]")
+        assert all(int(side or 0) > 100 for side in size), size
     moves, deadline = 0, time.monotonic() + GAME_LIMIT
     seen = {await board_src(ana)}
     while not await is_over(ana):

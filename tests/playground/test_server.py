@@ -3,11 +3,13 @@ message, and that `python -m bot play` starts with no token and no configuration
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import signal
 import sys
 
 from aiohttp import ClientSession
+from PIL import Image
 
 from bot.testing.fake_discord import find_component
 
@@ -65,17 +67,21 @@ async def test_an_ephemeral_reply_is_shown_only_to_who_asked(playground):
 
 
 async def test_board_pictures_are_served_from_the_bot_uploads(playground):
+    """…with their size, as Discord gives it, so the page keeps their place before they load."""
     ana = playground.member("Ana")
     await playground.command(ana, "/sarena start ai:easy", playground.channel_id)
     await playground.harness.settle()
     boards = [m for m in playground.snapshot(ana)["messages"]
               if any((e.get("image") or {}).get("url") for e in m["embeds"])]
     assert boards
-    url = boards[-1]["embeds"][0]["image"]["url"]
+    image = boards[-1]["embeds"][0]["image"]
     async with ClientSession() as s:
-        async with s.get(playground.url.rstrip("/") + url) as r:
+        async with s.get(playground.url.rstrip("/") + image["url"]) as r:
             assert r.status == 200 and r.content_type == "image/png"
-            assert (await r.read()).startswith(b"\x89PNG")
+            data = await r.read()
+    assert data.startswith(b"\x89PNG")
+    with Image.open(io.BytesIO(data)) as picture:
+        assert (image["width"], image["height"]) == picture.size
     assert find_component(playground.fake.messages[int(boards[-1]["id"])], "move")
 
 

@@ -13,6 +13,8 @@
   const unread = new Set();
   PG.users = {};
   PG.myId = null;
+  PG.clicks = [];
+  PG.clicked = 0;
 
   const key = (id) => String(id).startsWith("n") ? BigInt(id.slice(1).split("-")[0]) * 2n + 1n : BigInt(id) * 2n;
   PG.channelName = (id) => id === channels.main.id ? channels.main.name
@@ -32,12 +34,16 @@
 
   PG.click = async function (message, customId, values, control) {
     lastAction = Date.now();
+    PG.clicked += 1;
     const node = document.getElementById("m-" + message.id);
     const failed = node && node.querySelector(".failed");
     if (failed) failed.textContent = "";
     control.disabled = true;
     control.classList.add("loading");
     const answer = await post("/api/click", {message: message.id, custom_id: customId, values: values});
+    // the page's last clicks, for a report when an answer seems lost
+    PG.clicks.push([message.id, customId, answer.error || "ok", control.isConnected]);
+    if (PG.clicks.length > 8) PG.clicks.shift();
     control.classList.remove("loading");
     control.disabled = false;  // answered: clickable again, as on Discord
     if (answer.error) {

@@ -88,8 +88,10 @@ window.PG = window.PG || {};
     return box;
   };
 
-  function picture(url, alt, cls) {
+  // A picture's size, when known, keeps its place before it loads: nothing under it jumps.
+  function picture(url, alt, cls, size) {
     const img = el("img", cls);
+    if (size && size.width && size.height) { img.width = size.width; img.height = size.height; }
     img.src = url; img.alt = alt; img.loading = "lazy";
     return img;
   }
@@ -112,8 +114,8 @@ window.PG = window.PG || {};
       text.append(fields);
     }
     box.append(text);
-    if (e.thumbnail && e.thumbnail.url) box.append(picture(e.thumbnail.url, (e.title || "Picture") + " (thumbnail)", "embed-thumb"));
-    if (e.image && e.image.url) box.append(picture(e.image.url, (e.title ? e.title + " — " : "") + "picture " + (e.image.filename || ""), "embed-image"));
+    if (e.thumbnail && e.thumbnail.url) box.append(picture(e.thumbnail.url, (e.title || "Picture") + " (thumbnail)", "embed-thumb", e.thumbnail));
+    if (e.image && e.image.url) box.append(picture(e.image.url, (e.title ? e.title + " — " : "") + "picture " + (e.image.filename || ""), "embed-image", e.image));
     if (e.footer && e.footer.text) box.append(el("div", "embed-footer", e.footer.text));
     return box;
   }
@@ -217,7 +219,7 @@ window.PG = window.PG || {};
     if (empty && m.author.bot) body.append(el("div", "thinking", "Tabletop is thinking…"));
     for (const e of m.embeds || []) body.append(embed(e));
     for (const a of m.attachments || []) {
-      if (a.url && a.type.startsWith("image/")) body.append(picture(a.url, a.description || "Picture " + a.filename, "attachment"));
+      if (a.url && a.type.startsWith("image/")) body.append(picture(a.url, a.description || "Picture " + a.filename, "attachment", a));
       else if (a.url) {
         const file = el("a", "file", "📎 " + a.filename);
         file.href = a.url; file.target = "_blank"; file.rel = "noopener";
