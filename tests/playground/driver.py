@@ -115,7 +115,7 @@ async def _click_and_wait(page: Any, control: Any) -> str | None:
             """([b]) => ({button: b.textContent, connected: b.isConnected, disabled: b.disabled,
                           loading: b.classList.contains('loading'),
                           ephemerals: document.querySelectorAll('article.ephemeral').length,
-                          clicks: window.PG.clicks, status: document.getElementById('status').textContent,
+                          clicked: window.PG.clicked, status: document.getElementById('status').textContent,
                           failed: [...document.querySelectorAll('.failed')].map((f) => f.textContent).filter(Boolean),
                           article: b.closest('article')?.id,
                           last: [...document.querySelectorAll('#messages article')].slice(-4)
