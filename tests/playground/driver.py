@@ -57,11 +57,17 @@ async def my_turn(page: Any) -> bool:
     return await page.locator(BOARD).last.locator(".embed-desc .mention.me").count() > 0
 
 
-async def answer_questions(page: Any, answer: str = "No") -> bool:
-    """A teammate's question to the viewer (Narabi's Ask: Yes/No buttons under a message that
-    mentions them) is answered, as a person would before the game goes on."""
-    asked = page.locator("#messages article:not(.ephemeral)").filter(
+def _questions(page: Any, answer: str = "No") -> Any:
+    """Teammates' questions to the viewer (Narabi's Ask: Yes/No buttons under a message that
+    mentions them) still open."""
+    return page.locator("#messages article:not(.ephemeral)").filter(
         has=page.locator(".mention.me")).filter(has=page.locator("button:enabled", has_text=answer))
+
+
+async def answer_questions(page: Any, answer: str = "No") -> bool:
+    """A teammate's question to the viewer is answered, as a person would before the game goes
+    on."""
+    asked = _questions(page, answer)
     if not await asked.count():
         return False
     await _click_and_wait(page, asked.last.locator("button:enabled", has_text=answer).last)
@@ -76,6 +82,20 @@ async def wait_board_change(page: Any, src: str | None, timeout: float = 30) -> 
             return now
         await asyncio.sleep(0.05)
     raise AssertionError(f"the board picture did not change within {timeout} s")
+
+
+async def wait_for_the_viewer(page: Any, src: str | None, timeout: float = 15) -> None:
+    """While others play: until the board changes, the viewer is to move or is asked something,
+    or the game is over. Waiting for a new board alone would wait in vain when the viewer's
+    turn (or a teammate's question, which holds the game until answered) came before ``src``
+    was read; returns quietly at ``timeout`` (an AI may still be thinking)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = await board_src(page)
+        if (now and now != src) or await my_turn(page) or await is_over(page) \
+                or await _questions(page).count():
+            return
+        await asyncio.sleep(0.05)
 
 
 async def _click_reaching_the_page(page: Any, control: Any, tries: int = 3) -> None:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import time
 
-from .driver import (BOARD, EPHEMERAL, answer_questions, board_src, check_page, explain, is_over, my_turn, open_page, open_thread,
-                     screenshot, send, take_turn, wait_board_change)
+from .driver import (BOARD, EPHEMERAL, answer_questions, board_src, check_page, explain,
+                     is_over, my_turn, open_page, open_thread, screenshot, send, take_turn,
+                     wait_board_change, wait_for_the_viewer)
 
 #: no game here may take longer (the three together stay near two minutes)
 GAME_LIMIT = 300
@@ -35,11 +36,7 @@ async def _solo(page, shots, name: str, start: str, finish: str | None = None) -
                 await screenshot(page, shots, f"{name}-playing", 400)
                 await screenshot(page, shots, f"{name}-playing", 1280)
         else:
-            src = await board_src(page)
-            try:
-                await wait_board_change(page, src, timeout=15)
-            except AssertionError:
-                pass  # the board may be final already, or the AI still thinking
+            await wait_for_the_viewer(page, await board_src(page))
     return moves
 
 
