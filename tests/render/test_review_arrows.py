@@ -30,8 +30,9 @@ def position(key: str, seats: int, actions: int, seed: int = 5):
 
 
 def pixels(png: bytes) -> list[tuple[int, int, int]]:
-    img = Image.open(io.BytesIO(png)).convert("RGB")
-    return list(img.getdata())
+    raw = Image.open(io.BytesIO(png)).convert("RGB").tobytes()
+    # Three bytes a pixel (getdata() is deprecated in Pillow 12)
+    return list(zip(raw[0::3], raw[1::3], raw[2::3]))
 
 
 def count_near(data: list[tuple[int, int, int]], colour: tuple[int, int, int]) -> int:
