@@ -1,9 +1,11 @@
 """Shared steps for the Discord-level tests: open a table, find the board, play a move."""
 from __future__ import annotations
 
+import asyncio
+import inspect
 import random
 import types
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -56,3 +58,17 @@ def attached(h: Harness, token: str) -> bytes:
     files = [r.files for r in h.fake.requests if token in r.path and r.files]
     assert files, "the answer attached no picture"
     return files[-1][0][1]
+
+
+async def eventually(condition: Callable[[], Any], timeout: float = 5.0) -> bool:
+    """Whether ``condition()`` (sync or async) became true within ``timeout`` seconds: a wait on
+    a state, not a fixed pause, so a loaded machine does not turn into a failed test."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        value = condition()
+        if inspect.isawaitable(value):
+            value = await value
+        if value or loop.time() > deadline:
+            return bool(value)
+        await asyncio.sleep(0.01)

@@ -11,6 +11,7 @@ import pytest
 
 from bot.runtime import heap
 from tests.conftest import start_bot
+from tests.helpers import eventually
 
 
 class Node:
@@ -57,8 +58,7 @@ async def test_collections_wait_for_a_quiet_moment():
         await asyncio.sleep(0.1)
         assert collector.young_rounds == 0 and ref() is not None  # clicks under way all along
         quiet.set()
-        await asyncio.sleep(0.1)
-        assert collector.young_rounds > 0 and ref() is None
+        assert await eventually(lambda: collector.young_rounds > 0 and ref() is None)
     finally:
         await collector.stop()
     assert gc.isenabled()
@@ -83,8 +83,7 @@ async def test_the_full_round_does_not_wait_for_ever(monkeypatch):
     collector = heap.QuietCollector(asyncio.Event(), interval=0.01, young_every=0.01)
     collector.start()
     try:
-        await asyncio.sleep(0.3)
-        assert collector.rounds > 1  # never quiet, yet the full rounds went on
+        assert await eventually(lambda: collector.rounds > 1)  # never quiet, yet they went on
     finally:
         await collector.stop()
 
