@@ -204,6 +204,7 @@ async def test_a_thread_that_refuses_the_bot_is_not_asked_again_and_again(harnes
     h.fake.forbidden_channels.add(table.thread)
     player, action = await random_move(h, table, random.Random(1))
     await tap_through(h, player, board(h, table), sarena_path(board(h, table), action))
+    assert await eventually(lambda: any(r.status == 403 for r in h.fake.requests))
     await asyncio.sleep(1.0)  # retries would come now, if there were any
     refused = [r for r in h.fake.requests if r.status == 403]
     assert 1 <= len(refused) <= 3
