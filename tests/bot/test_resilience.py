@@ -18,8 +18,8 @@ from bot.store import StoreFailure, classify
 from bot.testing.fake_discord import (CHANNEL_ID, GUILD_ID, InteractionRecord, Member, find_component, snowflake,
                                       user_payload)
 from tests.conftest import POSTGRES_ONLY, SQLITE_ONLY, start_bot
-from tests.helpers import (board, ephemeral_reply, last_message, narabi_path, narabi_switch,
-                           open_lobby, random_move, start_table, tap_through)
+from tests.helpers import (board, ephemeral_reply, eventually, last_message, narabi_path,
+                           narabi_switch, open_lobby, random_move, start_table, tap_through)
 
 NO_ATTACH = str(discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True,
@@ -332,12 +332,8 @@ async def test_a_lost_postgres_connection_is_answered_and_the_next_click_works(
     await admin.execute("LOCK TABLE game_tables IN EXCLUSIVE MODE")  # the next write waits
     caplog.clear()
     click = asyncio.create_task(confirm_switch(h, table, random.Random(9)))
-    for _ in range(1000):  # until the bot's write is waiting on the lock
-        if await admin.fetchval("SELECT count(*) FROM pg_locks WHERE NOT granted"):
-            break
-        await asyncio.sleep(0.01)
-    else:
-        raise AssertionError("the bot's write never waited on the lock")
+    assert await eventually(  # until the bot's write is waiting on the lock
+        lambda: admin.fetchval("SELECT count(*) FROM pg_locks WHERE NOT granted"), timeout=10)
     await admin.execute(cut, name)
     await holding.rollback()
     token = await asyncio.wait_for(click, 20)  # answered, never left hanging

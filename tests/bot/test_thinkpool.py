@@ -7,6 +7,7 @@ import os
 import pytest
 
 from bot.runtime.thinkpool import ThinkFailed, ThinkPool, ThinkTimeout
+from tests.helpers import eventually
 
 JOBS = "tests.bot.thinkpool_jobs"
 
@@ -17,15 +18,6 @@ def alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
-
-
-async def until(condition, *, limit: float = 5.0) -> None:
-    """Poll briefly (the loop keeps running, so reapers and readers get their turn)."""
-    for _ in range(int(limit / 0.01)):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("condition not reached")
 
 
 @pytest.fixture
@@ -47,7 +39,7 @@ async def test_more_calls_than_workers_queue_and_all_complete():
     pool = ThinkPool(2)
     try:
         calls = [asyncio.ensure_future(pool.call(f"{JOBS}:square", i)) for i in range(6)]
-        await until(lambda: pool.busy == 2)
+        assert await eventually(lambda: pool.busy == 2)
         assert pool.waiting == 4
         assert await asyncio.gather(*calls) == [i * i for i in range(6)]
         assert len({await pool.call(f"{JOBS}:pid") for _ in range(4)}) <= 2
@@ -59,12 +51,12 @@ async def test_more_calls_than_workers_queue_and_all_complete():
 async def test_cancelling_a_running_call_kills_its_worker(pool: ThinkPool):
     old = await pool.call(f"{JOBS}:pid")
     call = asyncio.ensure_future(pool.call(f"{JOBS}:spin", 30.0))
-    await until(lambda: pool.busy == 1)
+    assert await eventually(lambda: pool.busy == 1)
     call.cancel()
     with pytest.raises(asyncio.CancelledError):
         await call
     assert pool.busy == 0
-    await until(lambda: not alive(old))
+    assert await eventually(lambda: not alive(old))
     new = await pool.call(f"{JOBS}:pid")
     assert new != old and alive(new)
 
@@ -73,7 +65,7 @@ async def test_cancelling_a_waiting_call_leaves_the_queue(pool: ThinkPool):
     running = asyncio.ensure_future(pool.call(f"{JOBS}:spin", 0.2))
     queued = asyncio.ensure_future(pool.call(f"{JOBS}:square", 3))
     after = asyncio.ensure_future(pool.call(f"{JOBS}:square", 4))
-    await until(lambda: pool.waiting == 2)
+    assert await eventually(lambda: pool.waiting == 2)
     queued.cancel()
     with pytest.raises(asyncio.CancelledError):
         await queued
@@ -87,7 +79,7 @@ async def test_timeout_kills_the_worker_and_the_pool_keeps_working(pool: ThinkPo
     old = await pool.call(f"{JOBS}:pid")
     with pytest.raises(ThinkTimeout):
         await pool.call(f"{JOBS}:spin", 30.0, timeout=0.2)
-    await until(lambda: not alive(old))
+    assert await eventually(lambda: not alive(old))
     assert await pool.call(f"{JOBS}:square", 5) == 25
 
 
@@ -102,7 +94,7 @@ async def test_a_dying_worker_fails_the_call_and_is_replaced(pool: ThinkPool):
     old = await pool.call(f"{JOBS}:pid")
     with pytest.raises(ThinkFailed, match="died"):
         await pool.call(f"{JOBS}:die")
-    await until(lambda: not alive(old))
+    assert await eventually(lambda: not alive(old))
     assert await pool.call(f"{JOBS}:pid") not in (old, os.getpid())
 
 
@@ -132,7 +124,7 @@ async def test_close_leaves_no_child_processes():
     pool = ThinkPool(2)
     pids = {await pool.call(f"{JOBS}:pid")}
     calls = [asyncio.ensure_future(pool.call(f"{JOBS}:spin", 30.0)) for _ in range(3)]
-    await until(lambda: pool.busy == 2 and pool.waiting == 1)
+    assert await eventually(lambda: pool.busy == 2 and pool.waiting == 1)
     pids |= {p.pid for p in multiprocessing.active_children()}
     assert len(pids) == 2
     await pool.close()
@@ -150,18 +142,18 @@ async def test_a_background_call_waits_behind_others_and_gives_way_to_them(pool:
 
     # Waiting: a background call queued first still goes after a search queued later.
     busy = asyncio.ensure_future(pool.call(f"{JOBS}:spin", 0.3))
-    await until(lambda: pool.busy == 1)
+    assert await eventually(lambda: pool.busy == 1)
     order: list[str] = []
     review = asyncio.ensure_future(pool.call(f"{JOBS}:square", 3, background=True))
     review.add_done_callback(lambda _: order.append("review"))
-    await until(lambda: pool.background_waiting == 1)
+    assert await eventually(lambda: pool.background_waiting == 1)
     search = asyncio.ensure_future(pool.call(f"{JOBS}:square", 4))
     search.add_done_callback(lambda _: order.append("search"))
     assert await asyncio.gather(busy, search, review) == [0.3, 16, 9]
     assert order == ["search", "review"]
     # Running: a long background call gives its worker up as soon as a search must wait.
     long = asyncio.ensure_future(pool.call(f"{JOBS}:spin", 30, background=True))
-    await until(lambda: pool.busy == 1)
+    assert await eventually(lambda: pool.busy == 1)
     started = asyncio.get_running_loop().time()
     assert await pool.call(f"{JOBS}:square", 5) == 25
     assert asyncio.get_running_loop().time() - started < 10

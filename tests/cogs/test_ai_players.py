@@ -14,9 +14,14 @@ from bot.games.sensei import legal_turns
 from bot.testing.fake_discord import CHANNEL_ID, components_of, find_component
 from bot.runtime.reviews import has_review
 from tests.conftest import start_bot
-from tests.helpers import (Table, board, custom_ids, ephemeral_reply, final_state, narabi_switch)
+from tests.helpers import (Table, board, custom_ids, ephemeral_reply, eventually, final_state,
+                           narabi_switch)
 
 pytestmark = pytest.mark.usefixtures("no_missing_text")
+
+
+async def board_posted(h, table_id: int) -> bool:
+    return (await h.bot.tables.get(table_id)).row.board_message_id is not None
 
 
 def lobby_message(h) -> dict[str, Any]:
@@ -351,17 +356,11 @@ async def test_a_search_is_cancelled_when_its_game_ends(harness, players):
     await h.command(ana, "sensei", "start", ai="hard", first="red", settle=False)
     await asyncio.wait_for(stuck.started.wait(), 10)
     table_id = (await h.bot.store.tables_with_ai())[0]
-    for _ in range(200):  # the board is posted beside the think
-        live = await h.bot.tables.get(table_id)
-        if live.row.board_message_id is not None:
-            break
-        await asyncio.sleep(0.01)
+    assert await eventually(lambda: board_posted(h, table_id))  # the board is posted beside the think
+    live = await h.bot.tables.get(table_id)
     b = board(h, Table(table_id, {}, live.row.game_channel_id, []))
     token = await h.click(ana, b, find_component(b, "resign")["custom_id"], settle=False)
-    for _ in range(500):  # the confirmation is on its way
-        if token in h.fake._original:
-            break
-        await asyncio.sleep(0.01)
+    assert await eventually(lambda: token in h.fake._original)  # the confirmation is on its way
     step = ephemeral_reply(h, token)
     await h.click(ana, step, find_component(step, "resign_ok")["custom_id"], settle=False)
     await asyncio.wait_for(h.bot.autoplayer.wait_idle(), 10)
