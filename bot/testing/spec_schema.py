@@ -174,7 +174,7 @@ def translate(error: Any) -> Iterator[tuple[tuple[Any, ...], str, str]]:
         if schema.get("minimum") == 0 and "integer" in (schema.get("type") or ()):
             yield where, "NUMBER_TYPE_COERCE", f'Value "{instance}" is not snowflake.'
         else:
-            yield where, "STRING_TYPE_REGEX", f'String value did not match validation regex.'
+            yield where, "STRING_TYPE_REGEX", 'String value did not match validation regex.'
         return
     if kind == "x-union-by-type":
         code = "BASE_TYPE_REQUIRED" if instance.get("type") is None else "UNION_TYPE_CHOICES"

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from bot.__main__ import stop_on_signals
 from bot.logs import configure
-from bot.testing.fake_discord import Member, find_component
+from bot.testing.fake_discord import Member
 from tests.conftest import start_bot
-from tests.helpers import board, start_table
+from tests.helpers import start_table
 
 
 async def main(db: Path) -> int:

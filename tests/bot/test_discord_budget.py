@@ -6,11 +6,10 @@ import asyncio
 import logging
 import random
 
-import pytest
 
 from bot.games.sensei import legal_turns
 from bot.games.sensei.notation import format_turn
-from bot.testing.fake_discord import CHANNEL_ID, FakeDiscord, find_component
+from bot.testing.fake_discord import CHANNEL_ID, FakeDiscord
 from tests.conftest import start_bot
 from tests.helpers import (Table, board, eventually, narabi_path, random_move, sarena_path,
                            sensei_path, start_table, tap_through)

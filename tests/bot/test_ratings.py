@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.store import ratings
-from bot.store.ratings import Rating, rate, ranks
+from bot.store.ratings import rate, ranks
 from bot.store import StaleWrite
 from bot.testing.fake_discord import CHANNEL_ID, Member, components_of, find_component
 from tests.helpers import board, ephemeral_reply, start_table

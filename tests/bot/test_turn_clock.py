@@ -12,7 +12,7 @@ from bot.store import Store
 from bot.domain.tables import TableService
 from bot.testing.fake_discord import CHANNEL_ID, components_of, find_component
 from tests.conftest import start_bot
-from tests.helpers import Table, board, custom_ids, ephemeral_reply, start_table
+from tests.helpers import Table, board, custom_ids, start_table
 
 pytestmark = pytest.mark.usefixtures("no_missing_text")
 

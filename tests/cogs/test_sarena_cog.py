@@ -519,7 +519,6 @@ async def test_no_secret_in_anything_public(harness, players, monkeypatch, seats
 
     moves = await play_out(h, table, random.Random(seed), check=check)
     assert moves >= 9
-    row = await h.bot.store.get_table(table.id)
     assert (await h.bot.tables.rebuild(table.id)).to_json() == await final_state(h, table.id)
     # The opening board and every board before the last move; the private steps' pictures
     # (a choice ringed) are checked as public too: they show nothing more than the board.
