@@ -6,7 +6,6 @@ import asyncio
 import logging
 import random
 
-
 from bot.games.sensei import legal_turns
 from bot.games.sensei.notation import format_turn
 from bot.testing.fake_discord import CHANNEL_ID, FakeDiscord

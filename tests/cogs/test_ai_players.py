@@ -356,7 +356,8 @@ async def test_a_search_is_cancelled_when_its_game_ends(harness, players):
     await h.command(ana, "sensei", "start", ai="hard", first="red", settle=False)
     await asyncio.wait_for(stuck.started.wait(), 10)
     table_id = (await h.bot.store.tables_with_ai())[0]
-    assert await eventually(lambda: board_posted(h, table_id))  # the board is posted beside the think
+    # the board is posted beside the think
+    assert await eventually(lambda: board_posted(h, table_id))
     live = await h.bot.tables.get(table_id)
     b = board(h, Table(table_id, {}, live.row.game_channel_id, []))
     token = await h.click(ana, b, find_component(b, "resign")["custom_id"], settle=False)
