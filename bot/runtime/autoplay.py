@@ -137,6 +137,12 @@ class AutoPlayer:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
+    async def start_again(self) -> int:
+        """After :meth:`stop`: AI players play again at every running table (the bench
+        alternates quiet and loaded phases on one bot)."""
+        self._stopped = False
+        return await self.resume_all()
+
     # -- playing --------------------------------------------------------------------------
 
     async def _run(self, table_id: int) -> None:

@@ -123,7 +123,9 @@ def main(*, json_output: bool = False, quick: bool = False, db: str = "both") ->
     print(f"AI load: {a['ai_tables']} tables of two hard AIs playing on {a['workers']} worker "
           f"process(es) ({a['ai_moves_per_s']} AI moves/s): human clicks at 100/s on "
           f"{a['human_tables']} tables p99 {a['alone']['p99_ms']:.2f} ms alone → "
-          f"{a['loaded']['p99_ms']:.2f} ms beside them = ×{a['p99_ratio']} (target ≤ ×1.5)")
+          f"{a['loaded']['p99_ms']:.2f} ms beside them = ×{a['p99_ratio']} (target ≤ ×1.5; "
+          f"{a['rounds']} quiet and {a['rounds']} loaded phases alternating, "
+          f"n={a['alone']['n']} and {a['loaded']['n']})")
     print_par(figures["par"], figures["par_load"])
     rp = figures["replay"]
     print(f"replay download: a {rp['turns']}-turn Sensei game, {rp['frames']} frames, "

@@ -305,6 +305,23 @@ async def test_the_last_person_leaving_closes_a_lobby_of_ai(harness, players):
 
 # == restarts and cancellation ==============================================================
 
+async def test_ai_players_stopped_mid_turn_play_again_when_started_again(harness, players):
+    h, ana = harness, players[0]
+    h.bot.autoplayer.pause = 3600.0  # stopped while it waits to play
+    table = await solo_table(h, ana, "sensei", ai="medium", first="red")
+    assert h.bot.autoplayer._pausing == {table.id}
+    await h.bot.autoplayer.stop()
+    h.bot.autoplayer.poke(table.id)  # a stopped player ignores the table
+    await h.settle()
+    assert (await h.bot.tables.get(table.id)).row.version == 0
+    h.bot.autoplayer.pause = 0.0
+    assert await h.bot.autoplayer.start_again() == 1  # the one running table with an AI seat
+    await h.settle()
+    live = await h.bot.tables.get(table.id)
+    assert live.row.version >= 1 and live.game.to_move == 0
+    assert {seat for seat, _ in await h.bot.store.actions(table.id)} == {1}
+
+
 async def test_a_restart_in_the_middle_of_an_ai_turn_resumes_it(database, players):
     path = database
     h = await start_bot(path)

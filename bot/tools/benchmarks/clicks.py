@@ -42,12 +42,13 @@ async def bench_bot(db: Path | str):
     return harness
 
 
-async def narabi_lobbies(h, count: int) -> list[tuple[int, list, dict]]:
-    """Open ``count`` full Narabi lobbies of 3 through the real command and Join buttons."""
+async def narabi_lobbies(h, count: int, first: int = 0) -> list[tuple[int, list, dict]]:
+    """Open ``count`` full Narabi lobbies of 3 through the real command and Join buttons,
+    their players new people from the ``first``-th lobby's on."""
     from ...testing.fake_discord import Member, find_component, snowflake
 
     lobbies = []
-    for i in range(count):
+    for i in range(first, first + count):
         channel = snowflake()
         members = [Member(10_000 + 3 * i + k, f"p{i}-{k}") for k in range(3)]
         await h.command(members[0], "narabi", "start", channel_id=channel)
@@ -59,12 +60,12 @@ async def narabi_lobbies(h, count: int) -> list[tuple[int, list, dict]]:
     return lobbies
 
 
-async def narabi_tables(h, count: int) -> list[tuple[int, list]]:
+async def narabi_tables(h, count: int, first: int = 0) -> list[tuple[int, list]]:
     """Open and start ``count`` Narabi tables of 3 through the real commands and buttons."""
     from ...testing.fake_discord import find_component
 
     tables = []
-    for table_id, members, lobby in await narabi_lobbies(h, count):
+    for table_id, members, lobby in await narabi_lobbies(h, count, first):
         await h.click(members[0], lobby, find_component(lobby, "start")["custom_id"])
         tables.append((table_id, members))
     return tables
@@ -138,10 +139,12 @@ async def open_loop(h, opened, *, rate: float, count: int, rng: random.Random,
         delay = start + at - loop.time()
         if delay > 0:
             await asyncio.sleep(delay)
-        table_id, members = opened[rng.randrange(len(opened))]
-        got = await switch_click(h, table_id, members)
-        if got is not None:
-            started.append(got)
+        for _ in range(len(opened)):  # a table whose game just ended passes the click on
+            table_id, members = opened[rng.randrange(len(opened))]
+            got = await switch_click(h, table_id, members)
+            if got is not None:
+                started.append(got)
+                break
     if settle:
         await h.settle()
     else:
@@ -152,25 +155,63 @@ async def open_loop(h, opened, *, rate: float, count: int, rng: random.Random,
     return [h.fake.acked_at[token] - t0 for token, t0 in started if token in h.fake.acked_at]
 
 
+async def replace_finished(h, opened: list[tuple[int, list]], made: int) -> int:
+    """Tables whose game has ended give their place to new ones, seated and started straight
+    through the table service (a click at an ended table is no click at all; the commands and
+    buttons would take longer than the phases they sit between). Returns how many tables have
+    been opened in all."""
+    from ...store import SeatRow
+    from ...testing.fake_discord import Member, snowflake
+
+    for i, (table_id, _) in enumerate(opened):
+        live = await h.bot.tables.get(table_id)
+        if live is not None and live.game is not None and live.game.result() is None:
+            continue
+        members = [Member(10_000 + 3 * made + k, f"p{made}-{k}") for k in range(3)]
+        made += 1
+        seats = [SeatRow(k, m.id, m.name) for k, m in enumerate(members)]
+        live = await h.bot.tables.open_lobby(
+            "narabi", guild_id=h.fake.guild_id, channel_id=snowflake(), host_id=members[0].id,
+            host_name=members[0].name, options=None, locale="en-US", seats=seats)
+        await h.bot.tables.start(live.id, members[0].id, use_thread=False)
+        opened[i] = (live.id, members)
+    await h.settle()
+    return made
+
+
+#: quiet and loaded phases alternate this many times, so a change in the machine's own speed
+#: over the run (another program, the collector, a growing database) falls on both alike
+ROUNDS = 3
+
+
 async def clicks_beside(tables: int, rate: float, start_load, stop_load) -> dict[str, Any]:
-    """Human clicks at ``rate`` per second across ``tables`` Narabi tables: alone, then while a
-    load runs (``start_load(h)`` returns once it is under way; ``stop_load(h)`` ends it), then
-    alone again. The two alone phases bracket the loaded one, so drift over the run (a growing
-    database, the collector) does not pass for the load's cost."""
+    """Human clicks at ``rate`` per second across ``tables`` Narabi tables, in phases: alone,
+    then while a load runs (``start_load(h)`` returns once it is under way; ``stop_load(h)``
+    ends it), :data:`ROUNDS` times, then alone once more. The quiet phases bracket the loaded
+    ones; each side's p99 is taken over all its phases' clicks."""
     with tempfile.TemporaryDirectory() as tmp:
         h = await bench_bot(Path(tmp) / "bench.sqlite3")
         try:
             opened = await narabi_tables(h, tables)
+            made = tables
             await open_loop(h, opened, rate=rate, count=tables, rng=random.Random(5))  # warm up
-            clicks = max(600, tables * 3)  # a p99 needs a few hundred samples to mean anything
-            alone = await open_loop(h, opened, rate=rate, count=clicks, rng=random.Random(7))
-            await start_load(h)
-            loaded = await open_loop(h, opened, rate=rate, count=clicks, rng=random.Random(7),
-                                      settle=False)
-            await stop_load(h)
-            alone += await open_loop(h, opened, rate=rate, count=clicks, rng=random.Random(9))
+            # a p99 needs a few hundred samples a side to mean anything
+            per_phase = max(600, tables * 3) // ROUNDS
+            alone: list[float] = []
+            loaded: list[float] = []
+            for round_ in range(ROUNDS + 1):
+                made = await replace_finished(h, opened, made)
+                alone += await open_loop(h, opened, rate=rate, count=per_phase,
+                                         rng=random.Random(7 + 2 * round_))
+                if round_ == ROUNDS:
+                    break
+                made = await replace_finished(h, opened, made)
+                await start_load(h)
+                loaded += await open_loop(h, opened, rate=rate, count=per_phase,
+                                          rng=random.Random(8 + 2 * round_), settle=False)
+                await stop_load(h)
         finally:
             await h.bot.close()
     ratio = pct(loaded, 99) / pct(alone, 99) if alone and loaded else float("nan")
     return {"human_tables": tables, "workers": h.bot.settings.ai_workers, "alone": ms(alone),
-            "loaded": ms(loaded), "p99_ratio": round(ratio, 2)}
+            "loaded": ms(loaded), "p99_ratio": round(ratio, 2), "rounds": ROUNDS}

@@ -16,31 +16,33 @@ async def bench_ai_load(tables: int, ai_tables: int, rate: float = 100.0) -> dic
     from ...store import SeatRow
     from ...testing.fake_discord import snowflake
 
-    moves: dict[str, Any] = {}
-
+    moves = {"played": 0, "seconds": 0.0}
     async def start_ais(h) -> None:
         h.bot.autoplayer.pause = 0.0
-        for _ in range(ai_tables):
+        still_playing = await h.bot.autoplayer.start_again()  # from the last loaded phase
+        for _ in range(ai_tables - still_playing):
             seats = [SeatRow(0, -1, "AI · Hard", ai="hard"), SeatRow(1, -2, "AI · Hard", ai="hard")]
             live = await h.bot.tables.open_lobby(
                 "sensei", guild_id=1, channel_id=snowflake(), host_id=-1, host_name="AI",
                 options=None, locale="en-US", seats=seats)
             await h.bot.tables.start(live.id, -1, use_thread=False)
         # Until every worker is searching and the AI tables are under way.
+        before = h.bot.autoplayer.moves
         for _ in range(500):
-            if h.bot.pool.busy >= h.bot.settings.ai_workers and h.bot.autoplayer.moves >= 1:
+            if h.bot.pool.busy >= h.bot.settings.ai_workers and h.bot.autoplayer.moves > before:
                 break
             await asyncio.sleep(0.02)
         moves.update(before=h.bot.autoplayer.moves, started=time.perf_counter())
 
     async def stop_ais(h) -> None:
-        moves.update(per_s=(h.bot.autoplayer.moves - moves["before"])
-                     / (time.perf_counter() - moves["started"]),
-                     thinking=h.bot.autoplayer.active)
+        moves["played"] += h.bot.autoplayer.moves - moves["before"]
+        moves["seconds"] += time.perf_counter() - moves["started"]
+        moves["thinking"] = h.bot.autoplayer.active
         await h.bot.autoplayer.stop()
 
     figures = await clicks_beside(tables, rate, start_ais, stop_ais)
-    return dict(figures, ai_tables=ai_tables, ai_moves_per_s=round(moves["per_s"], 1),
+    return dict(figures, ai_tables=ai_tables,
+                ai_moves_per_s=round(moves["played"] / moves["seconds"], 1),
                 ai_tables_active=moves["thinking"])
 
 
@@ -107,6 +109,7 @@ async def bench_par_load(tables: int, searches: int, rate: float = 100.0) -> dic
         for task in running:
             task.cancel()  # the pool kills a worker whose call is cancelled
         await asyncio.gather(*running, return_exceptions=True)
+        running.clear()
 
     figures = await clicks_beside(tables, rate, start_searches, stop_searches)
     return dict(figures, searches=searches, pars_computed=solved[0])
