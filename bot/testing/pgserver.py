@@ -49,6 +49,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+#: a memory-backed folder (tmpfs) on Linux, and the free room a server needs there: its own
+#: files and a few test databases of about 8 MB, with a wide margin
+RAM_FOLDER = "/dev/shm"
+RAM_ROOM = 1 << 30
+
+
 class TempPostgres:
     def __init__(self, *, durable: bool = False) -> None:
         #: fsync on (a fair comparison with SQLite's synchronous=FULL) or off (tests)
@@ -58,6 +64,20 @@ class TempPostgres:
         self.port = 0
         self._as: list[str] = []
         self._databases = 0
+
+    def _parent(self) -> str | None:
+        """Where a throwaway server keeps its files: in memory where the machine has room
+        there. A test database is created and dropped per test, and on ext4 making a few
+        hundred files right after removing a few hundred costs the kernel a scan of its
+        recently freed inodes, about 0.25 s of CPU per database (measured with perf)."""
+        if self.durable:
+            return None  # the bench's server: files on disk, as a real one's
+        try:
+            memory = os.statvfs(RAM_FOLDER)
+        except OSError:
+            return None
+        room = memory.f_bavail * memory.f_frsize
+        return RAM_FOLDER if room >= RAM_ROOM and os.access(RAM_FOLDER, os.W_OK) else None
 
     @property
     def admin_url(self) -> str:
@@ -71,7 +91,7 @@ class TempPostgres:
                               timeout=120)
 
     def start(self) -> "TempPostgres":
-        self.folder = Path(tempfile.mkdtemp(prefix="tabletop-pg-"))
+        self.folder = Path(tempfile.mkdtemp(prefix="tabletop-pg-", dir=self._parent()))
         data = self.folder / "data"
         if os.geteuid() == 0:
             runuser = shutil.which("runuser")
