@@ -12,6 +12,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 USER = "tabletop"
@@ -53,6 +54,40 @@ def _free_port() -> int:
 #: files and a few test databases of about 8 MB, with a wide margin
 RAM_FOLDER = "/dev/shm"
 RAM_ROOM = 1 << 30
+PREFIX = "tabletop-pg-"
+#: a folder with no server this long after it was made was left by a killed run
+ABANDONED_AFTER = 3600.0
+
+
+def remove_abandoned(parent: str, *, older_than: float = ABANDONED_AFTER) -> list[str]:
+    """Remove the folders that killed runs left in ``parent`` (in memory they hold the
+    machine's memory until it restarts): those whose server is gone, and those older than
+    ``older_than`` seconds that never got one. A running server's folder is kept."""
+    removed = []
+    for folder in glob.glob(os.path.join(parent, PREFIX + "*")):
+        try:
+            with open(os.path.join(folder, "data", "postmaster.pid")) as f:
+                pid = int(f.readline())
+        except (OSError, ValueError):
+            pid = None
+        if pid is not None:
+            try:
+                os.kill(pid, 0)
+                continue  # its server still runs
+            except ProcessLookupError:
+                pass
+            except PermissionError:
+                continue  # another user's running process
+        else:
+            try:
+                age = time.time() - os.stat(folder).st_mtime
+            except OSError:
+                continue
+            if age < older_than:
+                continue  # another process may be starting its server right now
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
 
 
 class TempPostgres:
@@ -76,8 +111,11 @@ class TempPostgres:
             memory = os.statvfs(RAM_FOLDER)
         except OSError:
             return None
+        if not os.access(RAM_FOLDER, os.W_OK):
+            return None
+        remove_abandoned(RAM_FOLDER)
         room = memory.f_bavail * memory.f_frsize
-        return RAM_FOLDER if room >= RAM_ROOM and os.access(RAM_FOLDER, os.W_OK) else None
+        return RAM_FOLDER if room >= RAM_ROOM else None
 
     @property
     def admin_url(self) -> str:
@@ -91,7 +129,7 @@ class TempPostgres:
                               timeout=120)
 
     def start(self) -> "TempPostgres":
-        self.folder = Path(tempfile.mkdtemp(prefix="tabletop-pg-", dir=self._parent()))
+        self.folder = Path(tempfile.mkdtemp(prefix=PREFIX, dir=self._parent()))
         data = self.folder / "data"
         if os.geteuid() == 0:
             runuser = shutil.which("runuser")
