@@ -9,6 +9,7 @@ from __future__ import annotations
 import glob
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -55,36 +56,60 @@ def _free_port() -> int:
 RAM_FOLDER = "/dev/shm"
 RAM_ROOM = 1 << 30
 PREFIX = "tabletop-pg-"
+#: the file in a server's folder that names the process that started it
+OWNER = "owner.pid"
 #: a folder with no server this long after it was made was left by a killed run
 ABANDONED_AFTER = 3600.0
 
 
+def _pid_in(path: str) -> int | None:
+    try:
+        with open(path) as f:
+            return int(f.readline())
+    except (OSError, ValueError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # another user's process
+    try:  # an ended process that nobody has reaped yet (Linux) is no server
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
 def remove_abandoned(parent: str, *, older_than: float = ABANDONED_AFTER) -> list[str]:
     """Remove the folders that killed runs left in ``parent`` (in memory they hold the
-    machine's memory until it restarts): those whose server is gone, and those older than
-    ``older_than`` seconds that never got one. A running server's folder is kept."""
+    machine's memory until it restarts), and stop their servers: PostgreSQL does not end
+    with the process that started it. A folder whose owner (the process that started its
+    server) still runs is kept; so is a running server with no owner recorded, and a folder
+    younger than ``older_than`` seconds that has neither (it may be starting right now)."""
     removed = []
     for folder in glob.glob(os.path.join(parent, PREFIX + "*")):
-        try:
-            with open(os.path.join(folder, "data", "postmaster.pid")) as f:
-                pid = int(f.readline())
-        except (OSError, ValueError):
-            pid = None
-        if pid is not None:
+        owner = _pid_in(os.path.join(folder, OWNER))
+        server = _pid_in(os.path.join(folder, "data", "postmaster.pid"))
+        if owner is not None and _alive(owner):
+            continue
+        if server is not None and _alive(server):
+            if owner is None:
+                continue
+            os.kill(server, signal.SIGQUIT)  # PostgreSQL's immediate shutdown
+            for _ in range(100):
+                if not _alive(server):
+                    break
+                time.sleep(0.05)
+        elif owner is None and server is None:
             try:
-                os.kill(pid, 0)
-                continue  # its server still runs
-            except ProcessLookupError:
-                pass
-            except PermissionError:
-                continue  # another user's running process
-        else:
-            try:
-                age = time.time() - os.stat(folder).st_mtime
+                if time.time() - os.stat(folder).st_mtime < older_than:
+                    continue
             except OSError:
                 continue
-            if age < older_than:
-                continue  # another process may be starting its server right now
         shutil.rmtree(folder, ignore_errors=True)
         removed.append(folder)
     return removed
@@ -107,13 +132,13 @@ class TempPostgres:
         recently freed inodes, about 0.25 s of CPU per database (measured with perf)."""
         if self.durable:
             return None  # the bench's server: files on disk, as a real one's
+        if not os.access(RAM_FOLDER, os.W_OK):
+            return None
+        remove_abandoned(RAM_FOLDER)
         try:
             memory = os.statvfs(RAM_FOLDER)
         except OSError:
             return None
-        if not os.access(RAM_FOLDER, os.W_OK):
-            return None
-        remove_abandoned(RAM_FOLDER)
         room = memory.f_bavail * memory.f_frsize
         return RAM_FOLDER if room >= RAM_ROOM else None
 
@@ -130,6 +155,7 @@ class TempPostgres:
 
     def start(self) -> "TempPostgres":
         self.folder = Path(tempfile.mkdtemp(prefix=PREFIX, dir=self._parent()))
+        (self.folder / OWNER).write_text(f"{os.getpid()}\n")
         data = self.folder / "data"
         if os.geteuid() == 0:
             runuser = shutil.which("runuser")
