@@ -99,7 +99,10 @@ def remove_abandoned(parent: str, *, older_than: float = ABANDONED_AFTER) -> lis
         if server is not None and _alive(server):
             if owner is None:
                 continue
-            os.kill(server, signal.SIGQUIT)  # PostgreSQL's immediate shutdown
+            try:
+                os.kill(server, signal.SIGQUIT)  # PostgreSQL's immediate shutdown
+            except OSError:
+                continue  # another user's server: theirs to stop
             for _ in range(100):
                 if not _alive(server):
                     break
@@ -132,15 +135,12 @@ class TempPostgres:
         recently freed inodes, about 0.25 s of CPU per database (measured with perf)."""
         if self.durable:
             return None  # the bench's server: files on disk, as a real one's
-        if not os.access(RAM_FOLDER, os.W_OK):
-            return None
-        remove_abandoned(RAM_FOLDER)
         try:
             memory = os.statvfs(RAM_FOLDER)
         except OSError:
             return None
         room = memory.f_bavail * memory.f_frsize
-        return RAM_FOLDER if room >= RAM_ROOM else None
+        return RAM_FOLDER if room >= RAM_ROOM and os.access(RAM_FOLDER, os.W_OK) else None
 
     @property
     def admin_url(self) -> str:
@@ -154,6 +154,8 @@ class TempPostgres:
                               timeout=120)
 
     def start(self) -> "TempPostgres":
+        if not self.durable and os.access(RAM_FOLDER, os.W_OK):
+            remove_abandoned(RAM_FOLDER)  # before the room there is measured
         self.folder = Path(tempfile.mkdtemp(prefix=PREFIX, dir=self._parent()))
         (self.folder / OWNER).write_text(f"{os.getpid()}\n")
         data = self.folder / "data"

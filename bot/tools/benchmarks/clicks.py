@@ -42,15 +42,22 @@ async def bench_bot(db: Path | str):
     return harness
 
 
+def people(i: int) -> list:
+    """The three players of the ``i``-th Narabi table the bench opens (new people each)."""
+    from ...testing.fake_discord import Member
+
+    return [Member(10_000 + 3 * i + k, f"p{i}-{k}") for k in range(3)]
+
+
 async def narabi_lobbies(h, count: int, first: int = 0) -> list[tuple[int, list, dict]]:
     """Open ``count`` full Narabi lobbies of 3 through the real command and Join buttons,
     their players new people from the ``first``-th lobby's on."""
-    from ...testing.fake_discord import Member, find_component, snowflake
+    from ...testing.fake_discord import find_component, snowflake
 
     lobbies = []
     for i in range(first, first + count):
         channel = snowflake()
-        members = [Member(10_000 + 3 * i + k, f"p{i}-{k}") for k in range(3)]
+        members = people(i)
         await h.command(members[0], "narabi", "start", channel_id=channel)
         lobby = h.fake.channel_messages(channel)[-1]
         table_id = int(find_component(lobby, "start")["custom_id"].split(":")[1])
@@ -161,13 +168,13 @@ async def replace_finished(h, opened: list[tuple[int, list]], made: int) -> int:
     buttons would take longer than the phases they sit between). Returns how many tables have
     been opened in all."""
     from ...store import SeatRow
-    from ...testing.fake_discord import Member, snowflake
+    from ...testing.fake_discord import snowflake
 
     for i, (table_id, _) in enumerate(opened):
         live = await h.bot.tables.get(table_id)
         if live is not None and live.game is not None and live.game.result() is None:
             continue
-        members = [Member(10_000 + 3 * made + k, f"p{made}-{k}") for k in range(3)]
+        members = people(made)
         made += 1
         seats = [SeatRow(k, m.id, m.name) for k, m in enumerate(members)]
         live = await h.bot.tables.open_lobby(

@@ -17,6 +17,7 @@ async def bench_ai_load(tables: int, ai_tables: int, rate: float = 100.0) -> dic
     from ...testing.fake_discord import snowflake
 
     moves = {"played": 0, "seconds": 0.0}
+
     async def start_ais(h) -> None:
         h.bot.autoplayer.pause = 0.0
         still_playing = await h.bot.autoplayer.start_again()  # from the last loaded phase
