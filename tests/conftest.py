@@ -16,11 +16,25 @@ from bot.testing.fake_discord import FakeDiscord, Member
 from bot.testing.harness import Harness
 from bot.testing.pgserver import TEMPLATE, TempPostgres, Unavailable
 
-# Discord's counts, with its rate-limit windows passing 20 times faster than real time: a test
+# Discord's counts, with its rate-limit windows passing 100 times faster than real time: a test
 # plays a game click after click, far faster than people do, and would otherwise wait out real
-# seconds for each board edit (5 per 5 s per channel). Tests of the limits themselves build
+# seconds for each board edit (5 per 5 s per channel). At 20 times, the test that posts every
+# message in one language still waited 3.5 s of its 7 for windows to pass. Tests of the limits themselves build
 # their fake with time_scale=1.0.
-fake_discord.TIME_SCALE = 20.0
+fake_discord.TIME_SCALE = 100.0
+
+#: modules whose tests each take many seconds of wall time (a browser, two processes): started
+#: first, so that pytest-xdist's workers do not end the run waiting on one of them alone (the
+#: browser's Sàréná game, last in the tree's order, used to finish 9 s after every other test)
+STARTED_FIRST = ("tests/playground/test_browser_games.py", "tests/playground/test_browser_box.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # The same order in every worker (pytest-xdist checks): a stable sort on the module alone.
+    items.sort(key=lambda item: item.nodeid.split("::")[0] not in STARTED_FIRST)
+
+
+DEFAULT_REST_BUDGET = Settings.__dataclass_fields__["rest_budget"].default
 
 BACKENDS = ("sqlite", "postgresql")
 #: a test about SQLite's file (its locks, its disk, its deletion) runs on SQLite only
@@ -42,9 +56,12 @@ async def start_bot(database: Path | str, fake: FakeDiscord | None = None, *,
     # normal priority: the suite's other workers keep the CPU busy, and an idle-priority search
     # would starve until its think limit played a random move for it.
     is_url = isinstance(database, str) and "://" in database
+    # The bot's own budget runs on the fake's clock: where Discord's windows pass faster
+    # (TIME_SCALE), so does the bot's pacing under them (real time for a real-time fake).
+    scale = fake.limits.time_scale if fake is not None else fake_discord.TIME_SCALE
     settings = Settings(token="", database_path=Path("unused.sqlite3") if is_url else Path(database),
                         dev_guild_id=None, log_level="INFO", ai_workers=1, ai_pause_seconds=0.0,
-                        ai_priority="normal",
+                        ai_priority="normal", rest_budget=DEFAULT_REST_BUDGET * scale,
                         database_url=database if is_url else None, render_workers=render_workers)
     bot = TabletopBot(settings, store, manage_heap=manage_heap, sync_commands=sync_commands)
     if reviews is None:

@@ -3,6 +3,7 @@ faults answered, permissions named, limits kept, secrets out of the logs."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -15,6 +16,7 @@ import pytest
 
 from bot import logs
 from bot.store import StoreFailure, classify
+from bot.ui.reconcile import BURST
 from bot.testing.fake_discord import (CHANNEL_ID, GUILD_ID, InteractionRecord, find_component,
                                       snowflake, user_payload)
 from tests.conftest import POSTGRES_ONLY, SQLITE_ONLY, start_bot
@@ -437,13 +439,20 @@ async def test_a_game_under_commit_is_never_seen_ahead_of_its_table(harness, pla
     assert live.game.to_json() != before and live.row.version == 1
 
 
-async def test_background_repairs_wait_for_the_clicks_under_way(harness, players):
+async def test_background_repairs_wait_for_the_clicks_under_way(harness, players, monkeypatch):
+    monkeypatch.setattr("bot.ui.reconcile.YIELD_TO_CLICKS", 60.0)  # the cap is tested below
     h = harness
-    table = await _played_unpublished(h, players)
-    with h.bot.in_flight():  # a click is being answered: its answer comes before boards
+    table = await start_table(h, "narabi", players[:3])
+    live = await h.bot.tables.get(table.id)
+    seat = live.game.to_move
+    with contextlib.ExitStack() as clicks:
+        # A burst of clicks is being answered (one of them commits a turn): their answers come
+        # before boards. (One click alone does not hold repairs back: ``BURST``.)
+        for _ in range(BURST):
+            clicks.enter_context(h.bot.in_flight())
+        await h.bot.tables.act(table.id, table.players[seat].id, live.game.legal_actions(seat)[0])
         h.bot.reconciler.mark(table.id)
-        for _ in range(50):
-            await asyncio.sleep(0)
+        await asyncio.sleep(0.5)  # time enough to redraw the board, were it not waiting
         assert board_version(board(h, table)) == 0
     await h.settle()
     assert board_version(board(h, table)) == 1
