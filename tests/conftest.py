@@ -19,11 +19,11 @@ from bot.testing.pgserver import TEMPLATE, TempPostgres, Unavailable
 # Discord's counts, with its rate-limit windows passing 100 times faster than real time: a test
 # plays a game click after click, far faster than people do, and would otherwise wait out real
 # seconds for each board edit (5 per 5 s per channel). At 20 times, the test that posts every
-# message in one language still waited 3.5 s of its 7 for windows to pass. Tests of the limits themselves build
-# their fake with time_scale=1.0.
+# message in one language still waited 3.5 s of its 7 for windows to pass. Tests of the limits
+# themselves build their fake with time_scale=1.0.
 fake_discord.TIME_SCALE = 100.0
 
-#: modules whose tests each take many seconds of wall time (a browser, two processes): started
+#: modules whose tests each take many seconds of wall time (a real browser): started
 #: first, so that pytest-xdist's workers do not end the run waiting on one of them alone (the
 #: browser's Sàréná game, last in the tree's order, used to finish 9 s after every other test)
 STARTED_FIRST = ("tests/playground/test_browser_games.py", "tests/playground/test_browser_box.py")

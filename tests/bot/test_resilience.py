@@ -16,9 +16,9 @@ import pytest
 
 from bot import logs
 from bot.store import StoreFailure, classify
-from bot.ui.reconcile import BURST
 from bot.testing.fake_discord import (CHANNEL_ID, GUILD_ID, InteractionRecord, find_component,
                                       snowflake, user_payload)
+from bot.ui.reconcile import BURST
 from tests.conftest import POSTGRES_ONLY, SQLITE_ONLY, start_bot
 from tests.helpers import (board, ephemeral_reply, eventually, narabi_path,
                            narabi_switch, open_lobby, random_move, start_table, tap_through)
