@@ -77,10 +77,10 @@ async def run_processes(calls: int, processes: int = 2, *, share: bool = True,
     # warm. A full garbage collection in a test process holding a few million objects is such
     # a stall too (0.28 s measured), so none runs while it counts.
     SPEC.check("POST", "/channels/1/messages", {"content": "warm-up"})
+    runner, url = await serve(fake)
     collecting = gc.isenabled()
     gc.collect()
     gc.disable()
-    runner, url = await serve(fake)
     try:
         since = fake.now()
         children = [await asyncio.create_subprocess_exec(
