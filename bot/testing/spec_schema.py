@@ -113,6 +113,50 @@ def _by_type(branches: list[Any], schemas: dict[str, Any]) -> dict[str, Any] | N
     return out
 
 
+def _integer(text: str) -> int | None:
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+#: keywords whose values are data, never schemas: left as they are
+_DATA = frozenset({"enum", "const", "default", "examples"})
+
+
+def standard(node: Any) -> Any:
+    """``node`` with this module's keywords written in plain JSON Schema, for a validator that
+    knows only the standard: ``x-nullable`` becomes ``null`` or the schema, ``x-union-by-type``
+    a choice of branches each pinned to its integer ``type``. It then takes what the extended
+    validator takes (but a ``type`` written as ``4.0``, which JSON Schema counts as an integer
+    and no client sends)."""
+    if isinstance(node, list):
+        return [standard(child) for child in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    added: list[Any] = []
+    for key, value in node.items():
+        if key == "x-nullable":
+            added.append({"anyOf": [{"type": "null"}, standard(value)]})
+        elif key == "x-union-by-type":
+            # A branch named by anything but an integer is never taken (``x-union-by-type``
+            # looks a body's integer ``type`` up); with none left, nothing is taken.
+            added.append({"type": "object", "required": ["type"], "anyOf": [
+                {"properties": {"type": {"type": "integer", "const": int(kind)}},
+                 "allOf": [standard(branch)]} for kind, branch in value.items()
+                if kind == str(_integer(kind))] or [False]})
+        elif key == "properties":  # names, not keywords
+            out[key] = {name: standard(schema) for name, schema in value.items()}
+        elif key in _DATA:
+            out[key] = value
+        else:
+            out[key] = standard(value)
+    if added:
+        out["allOf"] = [*out.get("allOf", []), *added]
+    return out
+
+
 # -- errors as Discord words them -------------------------------------------------------------
 
 _TYPE_WORDS = {

@@ -221,6 +221,60 @@ def test_judging_is_quick():
     assert spec.cached == 1
 
 
+#: what each field is replaced by in ``test_the_quick_judge_takes_exactly_what_jsonschema_takes``
+ODD_VALUES = [None, True, 0, -1, 2**64, 1.5, "", "x" * 4001, "12", [], {}, [None], {"type": 2}]
+
+
+def variants(body):
+    """``body``, then each field (at any depth) left out or replaced by each of ODD_VALUES."""
+    yield body
+    stack = [()]
+    while stack:
+        path = stack.pop()
+        node = body
+        for key in path:
+            node = node[key]
+        keys = range(len(node)) if isinstance(node, list) else list(node)
+        for key in keys:
+            if isinstance(node[key], (dict, list)):
+                stack.append(path + (key,))
+            for value in [..., *ODD_VALUES]:
+                changed = copy.deepcopy(body)
+                parent = changed
+                for step in path:
+                    parent = parent[step]
+                if value is ...:
+                    del parent[key]
+                else:
+                    parent[key] = value
+                yield changed
+
+
+def test_the_quick_judge_takes_exactly_what_jsonschema_takes():
+    """The compiled judge only says yes or no; a yes is never checked again. So over good
+    bodies and thousands of broken ones (every field left out or given an odd value), it must
+    agree with jsonschema, which names the fields."""
+    pytest.importorskip("jsonschema_rs")
+    spec = DiscordSpec()
+    routes = [("POST", CHANNEL, MESSAGE),
+              ("PATCH", "/webhooks/900000000000000001/tok/messages/@original", MESSAGE),
+              ("POST", "/interactions/1/tok/callback", {"type": 7, "data": MESSAGE}),
+              ("POST", "/interactions/1/tok/callback", {"type": 5, "data": {"flags": 64}}),
+              ("POST", "/users/@me/channels", {"recipient_id": "100"})]
+    taken = refused = 0
+    for method, path, good in routes:
+        assert spec.check(method, path, good, uploads=1) is None
+        template, item, _ = spec._route(path)
+        python = spec._validator(template, method, item[method.lower()])
+        quick = spec._quick[(template, method)]
+        for body in variants(good):
+            expected = not any(True for _ in python.iter_errors(body))
+            assert quick.is_valid(body) == expected, (path, body)
+            taken, refused = taken + expected, refused + (not expected)
+    print(f"\n{taken} bodies taken, {refused} refused, by both judges")
+    assert taken > 100 and refused > 1000, (taken, refused)
+
+
 def test_without_jsonschema_the_stand_in_says_so_instead_of_accepting(monkeypatch):
     import sys
 
