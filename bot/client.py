@@ -15,11 +15,12 @@ from discord.ext import commands
 
 from .runtime.autoplay import AutoPlayer
 from .config import AI_PRIORITIES, Settings
+from .games.registry import games
 from .runtime.heap import QuietCollector
 from .i18n import t
 from .store import Store, StoreFailure
 from .domain.tables import LiveTable, TableService
-from .runtime.reviews import Reviewer
+from .runtime.reviews import Reviewer, has_review, review_module
 from .runtime.thinkpool import ThinkPool
 from .runtime.turnclock import TurnClock
 from .ui.budget import URGENT, Budget, pace
@@ -42,8 +43,6 @@ def extensions() -> list[str]:
 
     The registry's cog of each game is among them; whatever else is under cogs/ holds commands
     that are not about one game."""
-    from .games.registry import games
-
     # Found by name, not imported: the cogs sit above the client and import it.
     folders = importlib.util.find_spec("cogs").submodule_search_locations
     found = {f"cogs.{m.name}" for m in pkgutil.iter_modules(folders)
@@ -160,10 +159,14 @@ class TabletopBot(commands.AutoShardedBot):
         self.upkeep = Upkeep(store, self.tables, settings, self.reconciler.mark, store.clock)
         self.turnclock = TurnClock(self.tables, on_change=self.reconciler.mark)
         nice, idle = AI_PRIORITIES[settings.ai_priority]
-        self.pool = ThinkPool(settings.ai_workers, nice=nice, idle=idle)
+        found = games().values()
+        self.pool = ThinkPool(settings.ai_workers, nice=nice, idle=idle, preload=[
+            "bot.games.ai", *(e.ai for e in found if e.ai),
+            *(review_module(e.key) for e in found if has_review(e.key))])
         # Pictures are drawn in their own processes too, at normal priority: a click waits for
         # its board, and Pillow's drawing would otherwise hold the event loop's interpreter.
-        self.render_pool = ThinkPool(settings.render_workers, nice=0, idle=False)
+        self.render_pool = ThinkPool(settings.render_workers, nice=0, idle=False,
+                                     preload=[e.renderer for e in found if e.renderer])
         #: finished games' reviews, computed in the search processes without delaying them
         self.reviewer = Reviewer(store, self.pool)
         self.autoplayer = AutoPlayer(self.tables, self.pool, pause=settings.ai_pause_seconds,
@@ -185,6 +188,9 @@ class TabletopBot(commands.AutoShardedBot):
         self.heap = QuietCollector(self.clicks_settled) if manage_heap else None
 
     async def setup_hook(self) -> None:
+        loop = asyncio.get_running_loop()
+        warming = [loop.run_in_executor(None, pool.warm) for pool in (self.pool, self.render_pool)]
+
         async def restore() -> None:
             self.restored = await self.tables.restore()
 
@@ -206,6 +212,7 @@ class TabletopBot(commands.AutoShardedBot):
         self.turnclock.start()
         if self.heap is not None:
             self.heap.start()  # after the restore: what it loaded is the long-lived part
+        await asyncio.gather(*warming)
 
     async def _ai_prepare(self, live: LiveTable, seat: int, level: str, view: dict[str, Any],
                           think: Any) -> dict[str, Any] | float:

@@ -38,8 +38,12 @@ def has_review(game: str) -> bool:
         return False
 
 
+def review_module(game: str) -> str:
+    return f"bot.games.{game}.review"
+
+
 def review_function(game: str) -> str:
-    return f"bot.games.{game}.review:review"
+    return f"{review_module(game)}:review"
 
 
 class Reviewer(BackgroundLoop):

@@ -3,6 +3,9 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import signal
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -38,10 +41,13 @@ async def test_results_come_from_another_reused_process(pool: ThinkPool):
 async def test_more_calls_than_workers_queue_and_all_complete():
     pool = ThinkPool(2)
     try:
-        calls = [asyncio.ensure_future(pool.call(f"{JOBS}:square", i)) for i in range(6)]
+        # Two calls hold both workers long enough to see the other four wait (a worker
+        # forked by the fork server starts too quickly for squares to be seen queueing).
+        calls = [asyncio.ensure_future(pool.call(f"{JOBS}:spin", 0.3)) for _ in range(2)]
+        calls += [asyncio.ensure_future(pool.call(f"{JOBS}:square", i)) for i in range(2, 6)]
         assert await eventually(lambda: pool.busy == 2)
         assert pool.waiting == 4
-        assert await asyncio.gather(*calls) == [i * i for i in range(6)]
+        assert await asyncio.gather(*calls) == [0.3, 0.3, 4, 9, 16, 25]
         assert len({await pool.call(f"{JOBS}:pid") for _ in range(4)}) <= 2
         assert pool.busy == 0 and pool.waiting == 0
     finally:
@@ -181,3 +187,52 @@ async def test_each_ai_priority_reaches_the_bots_search_processes(tmp_path):
             await store.close()
     assert seen == {"idle": (min(here + 10, 19), True), "low": (min(here + 10, 19), False),
                     "normal": (here, False)}
+
+
+#: a bot stand-in: a pool whose one worker is mid-search when the process is killed
+_SEARCHING = f"""
+import asyncio, os, sys
+from bot.runtime.thinkpool import ThinkPool
+
+async def main():
+    pool = ThinkPool(1)
+    search = asyncio.ensure_future(pool.call("{JOBS}:spin", 60.0))
+    while not pool._workers:
+        await asyncio.sleep(0.01)
+    with open(sys.argv[1] + ".part", "w") as out:
+        out.write(str(next(iter(pool._workers)).process.pid))
+    os.replace(sys.argv[1] + ".part", sys.argv[1])
+    await search
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+@pytest.mark.parametrize("start", ["forkserver", "spawn"])
+async def test_a_worker_mid_search_dies_with_its_bot(start, tmp_path):
+    """Killed outright, the bot closes nothing: its workers must end by themselves, also when
+    the fork server (not the bot) is their parent."""
+    if start not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"no {start} start method here")
+    script = tmp_path / "searching.py"
+    script.write_text(_SEARCHING.replace("ThinkPool(1)", f"ThinkPool(1, start_method={start!r})"))
+    root = str(Path(__file__).resolve().parents[2])
+    found = tmp_path / "worker-pid"
+    # No pipe to the bot: a worker holding one would hold up the wait for the bot's end.
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable, str(script), str(found), cwd=root, env=dict(os.environ, PYTHONPATH=root),
+        stdout=asyncio.subprocess.DEVNULL)
+    try:
+        assert await eventually(found.exists, timeout=30)
+        worker = int(found.read_text())
+        await asyncio.sleep(0.2)
+        assert alive(worker) and bot.returncode is None  # searching
+    finally:
+        bot.send_signal(signal.SIGKILL)
+        await bot.wait()
+    try:
+        assert await eventually(lambda: not alive(worker))
+    finally:
+        if alive(worker):
+            os.kill(worker, signal.SIGKILL)  # not left searching after a failure
