@@ -15,7 +15,12 @@ from bot.playground.run import settings_for
 from bot.playground.server import bound_port, serve, stop
 from bot.store import Store
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+#: Debian's Chromium in its headless build (package chromium-headless-shell, the same engine
+#: without a browser window's own pages: a fifth less CPU for these tests) when installed, else
+#: Debian's chromium; CHROMIUM=PATH chooses
+CHROMIUM = os.environ.get("CHROMIUM") or next(
+    (path for path in ("/usr/lib/chromium/chromium-headless-shell", "/usr/bin/chromium")
+     if Path(path).exists()), "/usr/bin/chromium")
 #: without the background-networking flags Chromium misbehaves on a closed network
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -27,7 +32,8 @@ def browser_missing() -> str | None:
     except ImportError:
         return "Playwright for Python is not installed (pip install -e '.[test]')"
     if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
-        return f"Chromium is not installed at {CHROMIUM} (apt install chromium)"
+        return (f"Chromium is not installed at {CHROMIUM} "
+                f"(apt install chromium-headless-shell, or chromium)")
     return None
 
 
