@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import ctypes
 import functools
 import importlib
@@ -102,21 +103,13 @@ def _watch(pid: int) -> None:
         if handle is not None:
             select.select([handle], [], [])  # readable once the process has ended
         else:
-            while _alive(pid):
-                time.sleep(1.0)
+            with contextlib.suppress(ProcessLookupError):
+                while True:  # signal 0 only asks whether the process is there
+                    time.sleep(1.0)
+                    os.kill(pid, 0)
         os._exit(1)
 
     threading.Thread(target=watch, name="watch-bot", daemon=True).start()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    return True
 
 
 def _worker_main(conn: Connection, nice: int, parent_pid: int, idle: bool = True) -> None:

@@ -236,3 +236,37 @@ async def test_a_worker_mid_search_dies_with_its_bot(start, tmp_path):
     finally:
         if alive(worker):
             os.kill(worker, signal.SIGKILL)  # not left searching after a failure
+
+
+#: a process that watches the process named on its command line, as a forked worker watches
+#: its bot; with "poll", as on a system without pidfd (macOS)
+_WATCHING = """
+import os, sys, time
+from bot.runtime import thinkpool
+if sys.argv[2] == "poll":
+    del os.pidfd_open
+thinkpool._watch(int(sys.argv[1]))
+time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("how", ["pidfd", "poll"])
+async def test_a_watching_worker_ends_with_the_process_it_watches(how):
+    if how == "pidfd" and not hasattr(os, "pidfd_open"):
+        pytest.skip("no pidfd here")
+    root = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ, PYTHONPATH=root)
+    watched = await asyncio.create_subprocess_exec(sys.executable, "-c", "import time; time.sleep(60)")
+    watcher = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", _WATCHING, str(watched.pid), how, cwd=root, env=env)
+    try:
+        await asyncio.sleep(0.5)
+        assert watcher.returncode is None  # watching, not ended
+        watched.send_signal(signal.SIGKILL)
+        await watched.wait()
+        assert await asyncio.wait_for(watcher.wait(), 10) == 1
+    finally:
+        for process in (watched, watcher):
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
