@@ -22,7 +22,7 @@ closer to what Discord really accepts:
   the branch its ``type`` names, so the error names the field of that branch; ``null`` or a
   schema likewise; a ``oneOf`` of constants is an ``enum``.
 
-Bodies are judged first by ``jsonschema_rs`` (compiled, some fifty times quicker) on the same
+Bodies are judged first by ``jsonschema_rs`` (compiled: 0.02 ms a request against 0.3) on the same
 description written in plain JSON Schema (``spec_schema.standard``); only a body it refuses is
 judged again by ``jsonschema``, whose errors name the fields. Without ``jsonschema_rs``
 (a platform without its wheels) every body takes the slower road, to the same answer.
@@ -229,7 +229,6 @@ def http_exception(status: int, body: dict[str, Any]) -> Exception:
 
 
 _VALIDATOR_CLASS: Any = None
-
 
 
 def _validator_class() -> Any:
