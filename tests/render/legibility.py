@@ -21,7 +21,7 @@ import pkgutil
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from PIL import (Image, ImageChops, ImageColor, ImageDraw, ImageFilter, ImageFont, ImageMath,
+from PIL import (Image, ImageChops, ImageColor, ImageDraw, ImageFilter, ImageFont,
                  ImageStat)
 
 import render
@@ -434,8 +434,10 @@ def _seen(rgb: Image.Image, layers: Image.Image, n: int, placed: Placed, where: 
         return Seen(placed, scale, where.box, None)
     pixels = rgb.crop(clip)
     order = layers.crop(clip)
-    under = ImageMath.lambda_eval(lambda a: (a["z"] < n) * 255, z=order).convert("L")
-    last = ImageMath.lambda_eval(lambda a: (a["z"] == n) * 255, z=order).convert("L")
+    # 255 where drawn before thing n (z < n), and where n shows (z == n): a linear map of the
+    # 32-bit layer numbers that converting to 8 bits clips to 0 or 255 (quicker than ImageMath)
+    under = order.point(lambda z: z * -255 + 255 * n).convert("L")
+    last = ImageChops.subtract(order.point(lambda z: z * -255 + 255 * (n + 1)).convert("L"), under)
     at = (clip[0] - box[0], clip[1] - box[1])
     # Cached layers put the same thing among the same pixels in most pictures.
     digest = hashlib.blake2b(pixels.tobytes() + under.tobytes() + last.tobytes(),
