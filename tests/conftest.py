@@ -47,7 +47,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     # 16.6 s of the workers' CPU over a run. Frozen once they are all loaded, and again every
     # few tests (below), with the automatic full collections rarer, the collector took 7.3 s
     # (and the workers' memory peaked at 362–709 MB, where it had at 379–823 MB).
-    SPEC.check("POST", "/channels/1/messages", {"content": "warm-up"})
+    SPEC.warm()
     gc.collect()
     gc.freeze()
     young, middle, _ = gc.get_threshold()

@@ -208,7 +208,7 @@ def test_every_sensei_colour_is_told_by_its_shape(seen):
 
 
 def test_this_module_s_tests_stay_in_one_worker(request):
-    """Under ``-n 6 --dist loadgroup`` (the README's command) pytest-xdist keeps a group in one
+    """Under ``-n 4 --dist loadgroup`` (the README's command) pytest-xdist keeps a group in one
     worker by a suffix on its tests' ids. A pytest release can silently undo that (pytest 9.2
     with pytest-xdist 3.8: pytest-xdist#1386): then every worker traces every picture again."""
     if not getattr(request.config.option, "loadgroup", False):
