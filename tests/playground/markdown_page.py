@@ -1,6 +1,6 @@
-"""The playground's Markdown renderer alone in a blank Chromium page: the same scripts the page
-loads (simple-markdown and markdown.js), with a few known people and channels, and a compact
-form of the DOM it builds, for tests to compare."""
+"""The playground's Markdown renderer alone in a blank Chromium page: the scripts and style the
+page loads (simple-markdown, markdown.js, style.css), a few known people and channels, and a
+compact form of the DOM it builds, for tests to compare."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -26,15 +26,16 @@ SHAPE_JS = """
 
 
 async def markdown_page(browser: Any, users: dict[str, str] | None = None) -> Any:
-    context = await browser.new_context()
-    page = await context.new_page()
+    """A blank page with the renderer loaded."""
+    page = await (await browser.new_context()).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors  # type: ignore[attr-defined]
-    await page.set_content("<!doctype html><html><body><div id='out'></div></body></html>")
+    await page.set_content("<!doctype html><html><body></body></html>")
     for script in SCRIPTS:
         await page.add_script_tag(path=str(script))
     await page.add_script_tag(content=SHAPE_JS)
+    await page.add_style_tag(path=str(STATIC / "style.css"))
     await page.evaluate("""(users) => {
         PG.users = users; PG.myId = "1";
         PG.channelName = (id) => "general"; PG.jump = () => {};
