@@ -76,6 +76,7 @@ CASES = [
     ("```\n**x** \\*y\n```", "<pre.codeblock><code>**x** \\*y</code></pre>"),
     ("```py\nprint(*a*)\n```", "<pre.codeblock><code>print(*a*)</code></pre>"),
     ("before ```x``` after", "before <pre.codeblock><code>x</code></pre> after"),
+    ("```\nx\n```\nafter", "<pre.codeblock><code>x</code></pre>after"),
     # quotes: only at a line's start, with a space
     ("> q", "<blockquote>q</blockquote>"),
     ("> q\n> r\ns", "<blockquote>q<br>r</blockquote>s"),

@@ -24,7 +24,8 @@ window.PG = window.PG || {};
   const rules = {
     codeBlock: {
       order: order++,
-      match: (source) => /^```(?:([a-z0-9_+\-.#]+?)\n)?\n*([^\n][\s\S]*?)\n*```/i.exec(source),
+      // The line break after a block belongs to it (Discord starts the next line under it).
+      match: (source) => /^```(?:([a-z0-9_+\-.#]+?)\n)?\n*([^\n][\s\S]*?)\n*```\n?/i.exec(source),
       parse: (capture) => ({lang: (capture[1] || "").trim(), content: capture[2]}),
     },
     blockQuote: {
