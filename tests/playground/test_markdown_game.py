@@ -1,14 +1,15 @@
-"""A Sensei game, typed and clicked, between players whose names are full of Markdown, read as a
+"""Sensei games, typed and clicked, by players whose names are full of Markdown, read as a
 person reads it: every message the stand-in holds goes through the playground's renderer (the
 one the page uses, in Chromium), and what shows is compared with what was played. A character
 move shows as typed (``*d1-g1``), whole, with no emphasis, no stray ``*`` or ``\\``."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from bot.games.sensei import Sensei, format_turn, legal_turns
-from bot.testing.fake_discord import Member, find_component
+from bot.testing.fake_discord import CHANNEL_ID, Member, find_component
 from tests.cogs.test_sensei_cog import open_move_menu, refreshed, send, ui_action
 from tests.conftest import start_bot
 from tests.helpers import ephemeral_reply, start_table
@@ -36,10 +37,21 @@ READ_JS = """(message) => {
 
 
 def turn_with_character(game: Sensei, length: int | None = None) -> list[dict[str, Any]]:
-    """A legal turn of the player to move with a character move (of ``length`` actions)."""
+    """A legal turn of the player to move with a character move (of ``length`` actions) after
+    which the game goes on."""
     turns = [t for t in legal_turns(game) if any(a["type"] == "character" for a in t)
-             and (length is None or len([a for a in t if a["type"] != "end_turn"]) == length)]
+             and (length is None or len([a for a in t if a["type"] != "end_turn"]) == length)
+             and _goes_on(game, t)]
     return turns[len(turns) // 2]
+
+
+def _goes_on(game: Sensei, actions: list[dict[str, Any]]) -> bool:
+    trial = game.copy()
+    for action in actions:
+        trial.apply(trial.to_move, action)
+    if trial.to_move is not None and trial.active == game.active:
+        trial.apply(trial.to_move, {"type": "end_turn"})
+    return trial.result() is None
 
 
 async def click_turn(h, table, player: Member, actions: list[dict[str, Any]]) -> None:
@@ -122,3 +134,40 @@ def board_of(h, table) -> dict[str, Any]:
 def board_of_messages(messages: list[dict[str, Any]], thread: int) -> dict[str, Any]:
     return next(m for m in messages if int(m["channel_id"]) == thread and m.get("attachments")
                 and m.get("embeds"))
+
+
+async def test_a_game_against_the_ai_reads_as_played(browser, tmp_path: Path):
+    """Issue 47's line: a character move, then the AI's name in bold, on one line."""
+    you = Member(100, "_You_*")
+    h = await start_bot(tmp_path / "bot.sqlite3")
+    mine: list[tuple[int, str]] = []
+    try:
+        await h.command(you, "sensei", "start", ai="hard", first="green")
+        lobby = next(m for m in reversed(h.fake.channel_messages(CHANNEL_ID)) if m["embeds"])
+        table_id = int(lobby["embeds"][0]["title"].rsplit("#", 1)[1])
+        for _ in range(3):  # Hard may win before: every turn of ours is answered
+            live = await h.bot.tables.get(table_id)
+            if live.game.result() is not None:
+                break
+            assert live.game.to_move == 0
+            actions = turn_with_character(live.game)
+            mine.append((live.game.turn, format_turn(actions)))
+            await h.command(you, "sensei", "move", channel_id=live.row.game_channel_id,
+                            notation=format_turn(actions))
+        messages = list(h.fake.messages.values())
+    finally:
+        await h.bot.close()
+
+    page = await markdown_page(browser, {str(you.id): you.name})
+    shown = [await page.evaluate(READ_JS, m) for m in messages]
+    lines = [line for s in shown for r in s["read"] for line in r.split("\n")]
+    for turn, notation in mine:
+        assert f"Turn {turn} · {you.name}: {notation} Next: 🤖 AI · Hard. · ↑ board" in lines
+    move = r"\*?[a-g][1-7]-[a-g][1-7]"
+    # The AI's turns: as many as ours; a winning one names nobody next.
+    ai_line = re.compile(rf"Turn \d+ · AI · Hard: {move}( {move})*( Next: @_You_\*\. · ↑ board)?")
+    assert sum(bool(ai_line.fullmatch(line)) for line in lines) == len(mine), lines
+    assert not any("\\" in line for line in lines)
+    styled = [s for message in shown for s in message["styled"]]
+    assert {tag for tag, _ in styled} <= {"strong", "code"}, styled
+    assert all(you.name not in text and "-" not in text for tag, text in styled if tag == "strong")
