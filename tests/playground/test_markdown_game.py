@@ -1,5 +1,5 @@
 """Sensei games, typed and clicked, by players whose names are full of Markdown, read as a
-person reads it: every message the stand-in holds goes through the playground's renderer (the
+person reads them: every message the stand-in holds goes through the playground's renderer (the
 one the page uses, in Chromium), and what shows is compared with what was played. A character
 move shows as typed (``*d1-g1``), whole, with no emphasis, no stray ``*`` or ``\\``."""
 from __future__ import annotations
