@@ -81,10 +81,9 @@ def _form(entry: dict[str, str], language: str, params: dict[str, Any]) -> str:
     return entry.get(category) or entry["other"]
 
 
-def t(key: str, locale: Any = None, /, **params: Any) -> str:
-    """The text for ``key`` in ``locale`` (English fallback), with ``params`` filled in. An
-    entry may be a plural entry: ``{"one": …, "few": …, "other": …}`` with the form chosen by
-    CLDR rules from the ``count`` parameter (or the one its ``"$n"`` names)."""
+def template(key: str, locale: Any = None, /, **params: Any) -> str | None:
+    """The unfilled text for ``key`` in ``locale`` (English fallback; of a plural entry, the
+    form ``params`` pick), or None when no catalog has the key."""
     books = catalogs()
     language = language_of(locale)
     entry = books.get(language, {}).get(key)
@@ -93,8 +92,17 @@ def t(key: str, locale: Any = None, /, **params: Any) -> str:
         entry = books[FALLBACK].get(key)
     if entry is None:
         log.warning("missing catalog key %s", key)
+        return None
+    return _form(entry, language, params) if isinstance(entry, dict) else entry
+
+
+def t(key: str, locale: Any = None, /, **params: Any) -> str:
+    """The text for ``key`` in ``locale`` (English fallback), with ``params`` filled in. An
+    entry may be a plural entry: ``{"one": …, "few": …, "other": …}`` with the form chosen by
+    CLDR rules from the ``count`` parameter (or the one its ``"$n"`` names)."""
+    text = template(key, locale, **params)
+    if text is None:
         return key
-    text = _form(entry, language, params) if isinstance(entry, dict) else entry
     try:
         return text.format(**params) if params else text
     except (KeyError, IndexError, ValueError):

@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.games import game_class
 from bot.i18n import t
+from bot.markdown import escape
 from bot.domain.records import coop_records, team_records
 from render.chart import rating_chart
 from bot.games.registry import keys
@@ -54,7 +55,7 @@ async def history_page(bot: "TabletopBot", interaction: discord.Interaction, gam
     legend = False
     for row in rows:
         result = row["result"]
-        names = {s.seat: discord.utils.escape_markdown(s.name) for s in row["seats"]}
+        names = {s.seat: escape(s.name) for s in row["seats"]}
         if result["draw"] and not result["winners"]:
             outcome = t("history.draw", locale)
         elif result.get("reason") == "abandoned":
@@ -192,7 +193,7 @@ class General(commands.Cog):
                     names = {uid: n for g in played for uid, n in g["names"].items()}
                     for team, record in team_records(played):
                         if len(played) > 1 or record["wins"] + record["losses"] > 0:
-                            label = ", ".join(discord.utils.escape_markdown(names.get(u, "?"))
+                            label = ", ".join(escape(names.get(u, "?"))
                                               for u in team)
                             lines.append(t("stats.coop.team", locale, team=label,
                                            wins=record["wins"], losses=record["losses"],

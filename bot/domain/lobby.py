@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..games import game_class
+from ..markdown import Markdown
 from ..store import DEFAULT_TURN_LIMIT, LobbyExists, SeatRow
 from .live import POLICIES, LiveTable, TableCache, TableError
 
@@ -62,7 +63,7 @@ class LobbyOps(TableCache):
             if live.row.seat_of(user_id) is not None:
                 raise TableError("already_seated")
             if live.row.invited_id is not None and user_id != live.row.invited_id:
-                raise TableError("invite_only", player=f"<@{live.row.invited_id}>")
+                raise TableError("invite_only", player=Markdown(f"<@{live.row.invited_id}>"))
             if len(live.row.seats) >= live.cls.max_seats:
                 raise TableError("table_full", max=live.cls.max_seats)
             await self._set_seats(

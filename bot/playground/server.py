@@ -1,4 +1,4 @@
-"""The playground's web server (aiohttp, in the bot's event loop): the page and its four
+"""The playground's web server (aiohttp, in the bot's event loop): the page and its
 assets, the bot's uploads by id, a small JSON API (commands, clicks) and a server-sent event
 stream per open page. Nothing else is served: no path from a request reaches the file system."""
 from __future__ import annotations
@@ -17,6 +17,9 @@ from .uploads import content_type
 ASSETS = {"/": ("index.html", "text/html; charset=utf-8"),
           "/static/app.js": ("app.js", "text/javascript; charset=utf-8"),
           "/static/render.js": ("render.js", "text/javascript; charset=utf-8"),
+          "/static/markdown.js": ("markdown.js", "text/javascript; charset=utf-8"),
+          "/static/vendor/simple-markdown.js": ("vendor/simple-markdown.js",
+                                                "text/javascript; charset=utf-8"),
           "/static/style.css": ("style.css", "text/css; charset=utf-8")}
 SECURITY = {"Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
                                        "img-src 'self'; connect-src 'self'; base-uri 'none'; "

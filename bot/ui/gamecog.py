@@ -24,6 +24,7 @@ from discord.ext import commands
 
 from ..games import Game, IllegalAction
 from ..i18n import t
+from ..markdown import Markdown, escape, md
 from ..domain.tables import LiveTable, Outcome, TableError
 from .host import Host
 from .lobby import LobbyMixin
@@ -139,19 +140,20 @@ class GameCog(LobbyMixin, TurnMixin, PublishMixin, RefusalMixin, ReplayMixin, co
     def cid(self, table_id: int, verb: str, *args: Any) -> str:
         return route(self.game_key, table_id, verb, *args)
 
-    def name(self, live: LiveTable, seat: int) -> str:
-        return discord.utils.escape_markdown(live.row.seats[seat].name)
+    def name(self, live: LiveTable, seat: int) -> Markdown:
+        """The seat's name as Discord shows it literally, whatever it holds."""
+        return escape(live.row.seats[seat].name)
 
-    def mention(self, live: LiveTable, seat: int) -> str:
+    def mention(self, live: LiveTable, seat: int) -> Markdown:
         """A ping for a person; an AI player's name (nobody to notify)."""
         seat_row = live.row.seats[seat]
         if not seat_row.person:
-            return f"{AI_EMOJI} **{discord.utils.escape_markdown(seat_row.name)}**"
+            return Markdown(f"{AI_EMOJI} **{escape(seat_row.name)}**")
         if seat_row.ai is not None:
             # Their seat is being played by an AI meanwhile: name both, ping nobody.
-            return t("ai.playing_for", live.row.locale, player=f"<@{seat_row.user_id}>",
-                     ai=ai_name(seat_row.ai, live.row.locale))
-        return f"<@{seat_row.user_id}>"
+            return md("ai.playing_for", live.row.locale, player=Markdown(f"<@{seat_row.user_id}>"),
+                      ai=ai_name(seat_row.ai, live.row.locale))
+        return Markdown(f"<@{seat_row.user_id}>")
 
     def game(self, live: LiveTable) -> Game:
         assert live.game is not None
@@ -160,8 +162,8 @@ class GameCog(LobbyMixin, TurnMixin, PublishMixin, RefusalMixin, ReplayMixin, co
     def channel(self, channel_id: int) -> discord.abc.Messageable:
         return self.bot.get_partial_messageable(channel_id)
 
-    def board_link(self, live: LiveTable) -> str:
-        return (f"https://discord.com/channels/{live.row.guild_id or '@me'}/"
+    def board_link(self, live: LiveTable) -> Markdown:
+        return Markdown(f"https://discord.com/channels/{live.row.guild_id or '@me'}/"
                 f"{live.row.game_channel_id}/{live.row.board_message_id}")
 
     # == routing ===========================================================================

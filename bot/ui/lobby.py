@@ -13,6 +13,7 @@ from discord import app_commands
 from ..games.ai import PLAYER_LEVELS
 from ..games import game_class
 from ..i18n import has, t
+from ..markdown import Markdown, escape
 from ..store import SeatRow
 from ..domain.tables import LiveTable, TableError
 from .host import CogPart
@@ -63,7 +64,7 @@ class LobbyMixin(CogPart):
         embed = discord.Embed(title=clip(title, 256), colour=COLOUR.get(row.status, 0))
         players = "\n".join(
             f"{s.seat + 1}. " + (f"<@{s.user_id}>" if s.person else
-                                 f"{AI_EMOJI} {discord.utils.escape_markdown(s.name)}")
+                                 f"{AI_EMOJI} {escape(s.name)}")
             + (" 👑" if s.user_id == row.host_id else "")
             for s in row.seats) or "—"
         seats_range = (str(cls.min_seats) if cls.min_seats == cls.max_seats
@@ -160,8 +161,8 @@ class LobbyMixin(CogPart):
         missing = missing_for_game(interaction.app_permissions,
                                    in_thread=isinstance(interaction.channel, discord.Thread))
         if missing:
-            raise TableError("missing_permissions", permissions=", ".join(
-                f"**{t(f'perm.{name}', interaction.locale)}**" for name in missing))
+            raise TableError("missing_permissions", permissions=Markdown(", ".join(
+                f"**{t(f'perm.{name}', interaction.locale)}**" for name in missing)))
 
     async def open_lobby(self, interaction: discord.Interaction, options: Mapping[str, Any],
                          *, seats: list[SeatRow] | None = None,

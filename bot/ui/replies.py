@@ -8,6 +8,7 @@ import discord
 
 from ..games import IllegalAction
 from ..i18n import has, t
+from ..markdown import md
 from ..store import StoreFailure
 from ..domain.tables import TableError
 from .limits import CONTENT, clip
@@ -41,12 +42,13 @@ async def update_message(interaction: discord.Interaction, **fields: Any) -> Non
 def error_text(exc: TableError | IllegalAction | StoreFailure, game: str, locale: Any) -> str:
     if isinstance(exc, StoreFailure):
         return t("error.store_failed", locale)
+    # A refusal may quote what was typed: every parameter is escaped (md).
     if isinstance(exc, TableError):
-        return t(f"error.{exc.code}", locale, **exc.params)
+        return md(f"error.{exc.code}", locale, **exc.params)
     for key in (f"{game}.illegal.{exc.code}", f"illegal.{exc.code}"):
         if has(key):
-            return t(key, locale, **exc.params)
-    return t("illegal.generic", locale, reason=str(exc))
+            return md(key, locale, **exc.params)
+    return md("illegal.generic", locale, reason=str(exc))
 
 
 async def refuse(interaction: discord.Interaction, exc: TableError | IllegalAction | StoreFailure,

@@ -22,6 +22,7 @@ import discord
 
 from ..games import review as grading
 from ..i18n import t
+from ..markdown import escape, md
 from ..runtime.reviews import has_review
 from .limits import CONTENT, clip
 from .replies import ephemeral, update_message
@@ -78,7 +79,7 @@ def summary_lines(body: Mapping[str, Any], names: Sequence[str], locale: Any) ->
     lines = []
     for row in body.get("players", ()):
         seat = int(row["seat"])
-        name = discord.utils.escape_markdown(names[seat]) if seat < len(names) else f"#{seat + 1}"
+        name = escape(names[seat]) if seat < len(names) else f"#{seat + 1}"
         faults = [t(f"review.count.{kind}", locale, count=int(row[kind]))
                   for kind in reversed(grading.FAULTS) if row.get(kind)]
         if not row.get("turns"):
@@ -125,14 +126,14 @@ def controls(game: str, table_id: int, page: int, turns: Sequence[grading.TurnRe
 
 
 def turn_text(game: str, turn: grading.TurnReview, names: Sequence[str], locale: Any) -> str:
-    name = discord.utils.escape_markdown(names[turn.seat]) if turn.seat < len(names) else "?"
+    name = escape(names[turn.seat]) if turn.seat < len(names) else "?"
     lines = [t("review.turn.grade", locale, player=name, mark=MARKS.get(turn.grade, ""),
                grade=t(f"review.grade.{turn.grade}", locale)),
              t("review.turn.chances", locale, before=percent(turn.best, locale),
                after=percent(turn.value, locale)),
-             t("review.turn.played", locale, turn=notation(game, turn.played))]
+             md("review.turn.played", locale, turn=notation(game, turn.played))]
     if turn.better:
-        lines.append(t("review.turn.better", locale, turn=notation(game, turn.better)))
+        lines.append(md("review.turn.better", locale, turn=notation(game, turn.better)))
         lines.append(t("review.legend.both", locale))
     else:
         lines.append(t("review.legend.played", locale))

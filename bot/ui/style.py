@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from ..i18n import t
+from ..markdown import Markdown
 
 MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -21,14 +22,14 @@ def limit_text(seconds: float | None, locale: str) -> str:
     return t("clock.hours", locale, n=f"{seconds / 3600:g}")
 
 
-def when_text(deadline: float) -> str:
+def when_text(deadline: float) -> Markdown:
     """A moment every reader sees in their own time zone, relative ("in 3 hours")."""
-    return f"<t:{int(deadline)}:R>"
+    return Markdown(f"<t:{int(deadline)}:R>")
 
 
-def ai_name(level: str, locale: str) -> str:
+def ai_name(level: str, locale: str) -> Markdown:
     """How an AI player is named at a table (in the server's language)."""
-    return t("ai.name", locale, level=t(f"ai.level.{level}", locale))
+    return Markdown(t("ai.name", locale, level=t(f"ai.level.{level}", locale)))
 
 
 def display_name(user: discord.abc.User) -> str:

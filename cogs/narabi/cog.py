@@ -14,6 +14,7 @@ from bot.runtime.autoplay import think_seed
 from bot.games.narabi import Narabi
 from bot.games.narabi.ai import answer_question
 from bot.i18n import t
+from bot.markdown import escape, md
 from bot.ui.translator import command_name, command_text, named_options
 from bot.domain.tables import LiveTable, Outcome, TableError, closed_error
 from bot.ui.gamecog import GameCog
@@ -97,19 +98,19 @@ class NarabiCog(ParLine, GameCog, group_name="narabi", group_description=command
             if event["type"] == "switched":
                 card = {"number": event["card_number"], "colour": event["card_colour"]}
                 target = {"number": event["target_number"], "colour": event["target_colour"]}
-                return t("narabi.log.switched", locale, player=self.name(live, event["seat"]),
-                         card=self.stone(card, locale), other=self.name(live, event["target_seat"]),
-                         target=self.stone(target, locale), turn=event["turn"],
-                         max=self.game(live).public_view()["max_turns"])
+                return md("narabi.log.switched", locale, player=self.name(live, event["seat"]),
+                          card=self.stone(card, locale), other=self.name(live, event["target_seat"]),
+                          target=self.stone(target, locale), turn=event["turn"],
+                          max=self.game(live).public_view()["max_turns"])
             if event["type"] == "abandoned":
-                return t("narabi.log.abandoned", locale, player=self.name(live, event["seat"]))
+                return md("narabi.log.abandoned", locale, player=self.name(live, event["seat"]))
         return None
 
     def private_text(self, live: LiveTable, seat: int, view: Mapping[str, Any], locale: str) -> str:
         lines = [t("narabi.private.title", locale, table=live.id)]
         for i, card in enumerate(view.get("cards", []), start=1):
-            lines.append(t("narabi.private.card", locale, position=i, stone=self.stone(card, locale),
-                           condition=self.condition(card["condition"], locale)))
+            lines.append(md("narabi.private.card", locale, position=i, stone=self.stone(card, locale),
+                            condition=self.condition(card["condition"], locale)))
         return "\n".join(lines)
 
     def private_update_text(self, live: LiveTable, seat: int, before: Mapping[str, Any],
@@ -118,8 +119,8 @@ class NarabiCog(ParLine, GameCog, group_name="narabi", group_description=command
         new = [c for c in after.get("cards", []) if c["id"] not in old]
         if not new:
             return None
-        lines = [t("narabi.private.received", locale, table=live.id, stone=self.stone(c, locale),
-                   condition=self.condition(c["condition"], locale)) for c in new]
+        lines = [md("narabi.private.received", locale, table=live.id, stone=self.stone(c, locale),
+                    condition=self.condition(c["condition"], locale)) for c in new]
         return "\n".join(lines)
 
     def result_text(self, live: LiveTable, locale: str) -> str:
@@ -137,7 +138,8 @@ class NarabiCog(ParLine, GameCog, group_name="narabi", group_description=command
         lines.append(t("narabi.reveal.title", locale))
         for seat, row in enumerate(view["rows"]):
             cards = " · ".join(
-                f"{self.stone(c, locale)} {self.condition(c['condition'], locale)}" for c in row)
+                f"{escape(self.stone(c, locale))} {escape(self.condition(c['condition'], locale))}"
+                for c in row)
             lines.append(f"**{self.name(live, seat)}**: {cards}")
         return "\n".join(lines)
 
@@ -212,9 +214,9 @@ class NarabiCog(ParLine, GameCog, group_name="narabi", group_description=command
         lines = [t("narabi.switch.pick", locale)]
         choices = []
         for place, card in enumerate(mine, start=1):
-            lines.append(t("narabi.private.card", locale, position=place,
-                           stone=self.stone(card, locale),
-                           condition=self.condition(card["condition"], locale)))
+            lines.append(md("narabi.private.card", locale, position=place,
+                            stone=self.stone(card, locale),
+                            condition=self.condition(card["condition"], locale)))
             note = "" if card["id"] in playable else " " + t("narabi.card.no_target", locale)
             label = f"{self.stone(card, locale)} · {self.place(game, card['id'], locale)}{note}"
             style = (discord.ButtonStyle.primary if card["id"] in playable
@@ -236,8 +238,8 @@ class NarabiCog(ParLine, GameCog, group_name="narabi", group_description=command
         if card not in mine:
             raise TableError("stale")
         back = button(self.cid(live.id, "switch", live.row.version), t("button.back", locale))
-        header = t("narabi.switch.chosen", locale, stone=self.stone(mine[card], locale),
-                   condition=self.condition(mine[card]["condition"], locale))
+        header = md("narabi.switch.chosen", locale, stone=self.stone(mine[card], locale),
+                    condition=self.condition(mine[card]["condition"], locale))
         if not targets:
             await self.show_step(interaction, header + "\n" + t("narabi.switch.no_target", locale),
                                  view_of(back))

@@ -17,6 +17,7 @@ from bot.games.sarena import parse_move
 from bot.games.sarena.board import SIZE, SQUARE_INDEX
 from bot.games.sarena.chips import COLOURS
 from bot.i18n import t
+from bot.markdown import md
 from bot.ui.translator import command_name, command_text, named_options
 from bot.domain.tables import LiveTable, Outcome, TableError
 from bot.ui.gamecog import GameCog
@@ -106,8 +107,8 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
         last = view["last_move"]
         if last:
             key = "sarena.status.last_flip" if last["flipped"] else "sarena.status.last"
-            lines.append(t(key, locale, player=self.name(live, last["seat"]),
-                           **{"from": last["from"], "to": last["to"]}))
+            lines.append(md(key, locale, player=self.name(live, last["seat"]),
+                            **{"from": last["from"], "to": last["to"]}))
         if view["resigned"]:
             lines.append(t("sarena.status.resigned", locale,
                            players=", ".join(self.name(live, s) for s in view["resigned"])))
@@ -132,11 +133,11 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
         for event in outcome.events:
             if event["type"] == "moved":
                 key = "sarena.log.flipped" if event["flipped"] else "sarena.log.moved"
-                return t(key, locale, player=self.name(live, event["seat"]), to=event["to"],
-                         height=event["height"], top=self.colour(event["top"], locale),
-                         move=event["move"], **{"from": event["from"]})
+                return md(key, locale, player=self.name(live, event["seat"]), to=event["to"],
+                          height=event["height"], top=self.colour(event["top"], locale),
+                          move=event["move"], **{"from": event["from"]})
             if event["type"] == "resigned":
-                return t("sarena.log.resigned", locale, player=self.name(live, event["seat"]))
+                return md("sarena.log.resigned", locale, player=self.name(live, event["seat"]))
         return None
 
     def private_text(self, live: LiveTable, seat: int, view: Mapping[str, Any], locale: str) -> str:

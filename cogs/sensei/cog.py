@@ -10,6 +10,7 @@ from bot.games import IllegalAction
 from bot.games.sensei import Sensei, check_turn, format_turn, parse_turn
 from bot.games.sensei.notation import MAX_ACTIONS, format_action, parse_action
 from bot.i18n import t
+from bot.markdown import md
 from bot.ui.translator import command_name, command_text, named_options
 from bot.domain.tables import LiveTable, Outcome, TableError
 from bot.ui.gamecog import GameCog
@@ -117,13 +118,13 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         except (TableError, IllegalAction) as exc:
             await ephemeral(interaction, "⚠️ " + self._refusal_text(exc, locale))
             return
-        await ephemeral(interaction, t("sensei.move.done", locale, actions=format_turn(actions)))
+        await ephemeral(interaction, md("sensei.move.done", locale, actions=format_turn(actions)))
         await self.publish(outcome)
 
     def _refusal_text(self, exc: TableError | IllegalAction, locale: str) -> str:
         reason = error_text(exc, self.game_key, locale)
         if isinstance(exc, IllegalAction) and "index" in exc.params:
-            return t("sensei.illegal.in_turn", locale, index=exc.params["index"],
+            return md("sensei.illegal.in_turn", locale, index=exc.params["index"],
                      move=exc.params["move"], reason=reason)
         return reason
 
@@ -155,15 +156,15 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         assert isinstance(game, Sensei)
         seat = game.active
         lines = [
-            t("sensei.status.turn", locale, turn=game.turn, player=self.mention(live, seat),
+            md("sensei.status.turn", locale, turn=game.turn, player=self.mention(live, seat),
               mark=SEAT_MARK[seat], colour=self.colour(seat, locale)),
-            t("sensei.status.players", locale, green=self.name(live, 0), red=self.name(live, 1)),
+            md("sensei.status.players", locale, green=self.name(live, 0), red=self.name(live, 1)),
         ]
         if game.current:
-            lines.append(t("sensei.status.done", locale, actions=format_turn(game.current)))
+            lines.append(md("sensei.status.done", locale, actions=format_turn(game.current)))
         lines.append(self._left_text(game, locale))
         if game.draw_offer is not None:
-            lines.append(t("sensei.status.draw_offer", locale,
+            lines.append(md("sensei.status.draw_offer", locale,
                            player=self.name(live, game.draw_offer),
                            opponent=self.name(live, 1 - game.draw_offer)))
         return "\n".join(lines)
@@ -176,7 +177,7 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
                 "draw_accepted": "sensei.log.draw_accepted"}
         # Single stone and character moves and undos are not logged: the board shows them,
         # and the log keeps one line per completed turn.
-        parts = [t(keys[e["type"]], locale, turn=e["turn"], player=self.name(live, e["seat"]),
+        parts = [md(keys[e["type"]], locale, turn=e["turn"], player=self.name(live, e["seat"]),
                    actions=" ".join(e.get("actions", ())))
                  for e in outcome.events if e["type"] in keys]
         return "\n".join(parts) or None
@@ -192,9 +193,9 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
             winner = result.winners[0]
             params["winner"] = self._named(live, winner, locale)
             params["loser"] = self._named(live, details.get("loser", 1 - winner), locale)
-        lines = [t(f"sensei.end.{result.reason}", locale, **params)]
+        lines = [md(f"sensei.end.{result.reason}", locale, **params)]
         if result.reason == "barrier":
-            lines.append(t("sensei.result.barrier", locale,
+            lines.append(md("sensei.result.barrier", locale,
                            barrier=" ".join(details.get("barrier", ())),
                            touching=" ".join(details.get("touching", ()))))
             if details.get("both"):
@@ -202,7 +203,7 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         return "\n".join(lines)
 
     def _named(self, live: LiveTable, seat: int, locale: str) -> str:
-        return t("sensei.player", locale, player=self.name(live, seat),
+        return md("sensei.player", locale, player=self.name(live, seat),
                  colour=self.colour(seat, locale))
 
     # == the board =========================================================================
@@ -268,12 +269,12 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         """The menu for a plan: what is planned, what is left, a button per piece that can
         still move, then Send turn and Undo."""
         tid, version, code = live.id, live.row.version, encode_plan(plan)
-        lines = [t("sensei.step.title", locale, turn=game.turn, mark=SEAT_MARK[seat],
+        lines = [md("sensei.step.title", locale, turn=game.turn, mark=SEAT_MARK[seat],
                    colour=self.colour(seat, locale))]
         if game.current:
-            lines.append(t("sensei.status.done", locale, actions=format_turn(game.current)))
+            lines.append(md("sensei.status.done", locale, actions=format_turn(game.current)))
         if plan:
-            lines.append(t("sensei.step.planned", locale, actions=format_turn(plan)))
+            lines.append(md("sensei.step.planned", locale, actions=format_turn(plan)))
         items: list[discord.ui.Item] = []
         if self._turn_open(game, trial, seat):
             lines.append(self._left_text(trial, locale))
@@ -323,11 +324,11 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         if picked == CHARACTER:
             frm = trial.public_view()["characters"][seat]
             kind, targets = "character", trial.character_targets(seat)
-            text = t("sensei.step.character_to", locale, square=frm)
+            text = md("sensei.step.character_to", locale, square=frm)
         else:
             frm = picked
             kind, targets = "stone", trial.stone_destinations(seat, picked)
-            text = t("sensei.step.stone_to", locale, square=frm)
+            text = md("sensei.step.stone_to", locale, square=frm)
         if not targets:
             raise TableError("stale")
         tid, version = live.id, live.row.version
@@ -376,10 +377,10 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         lines = []
         for event in outcome.events:
             if event["type"] == "turn_ended":
-                lines.append(t("sensei.step.turn_played", locale, turn=event["turn"],
+                lines.append(md("sensei.step.turn_played", locale, turn=event["turn"],
                                actions=" ".join(event["actions"])))
             elif event["type"] == "undone":
-                lines.append(t("sensei.step.undone", locale, action=event["notation"]))
+                lines.append(md("sensei.step.undone", locale, action=event["notation"]))
         if game.to_move != seat:
             await self.show_step(interaction, "\n".join(lines), None)
         else:

@@ -231,7 +231,7 @@ async def test_a_whole_turn_planned_privately_then_sent(harness, players):
     assert await snapshot(h, table) == start_state
     await send(h, step, ana)
     step = refreshed(h, step)
-    assert "Turn 1 played: c1-c5 e1-e2 *d1-e2" in step["content"]
+    assert "Turn 1 played: c1-c5 e1-e2 \\*d1-e2" in step["content"]  # escaped Markdown
     assert components_of(step) == [] and step["flags"] & 64  # told privately, in the menu
 
     live = await live_of(h, table)
@@ -240,7 +240,7 @@ async def test_a_whole_turn_planned_privately_then_sent(harness, players):
     assert view["characters"][0] == "e2" and view["board"]["c5"]["seat"] == 0
     assert board_edits(h, table) == edits + 1  # the whole turn at once
     turn_lines = [line for line in log_lines(h, table) if "c1-c5" in line]
-    assert turn_lines == [f"Turn 1 · Ana: c1-c5 e1-e2 *d1-e2 Next: {ben.mention}."]
+    assert turn_lines == [f"Turn 1 · Ana: c1-c5 e1-e2 \\*d1-e2 Next: {ben.mention}."]
     # The turn line ends with a link to the board, wherever it has scrolled.
     raw = next(m["content"] for m in h.fake.channel_messages(table.thread)
                if m["content"] and "c1-c5" in m["content"] and not m["flags"] & 64)
@@ -384,13 +384,13 @@ async def test_typed_turn_is_applied_atomically(harness, players):
     table = await sensei_table(h, players)
     edits = board_edits(h, table)
     token = await h.command(ana, "sensei", "move", channel_id=table.thread, notation="b1-b3 *d1-b3")
-    assert "Played: b1-b3 *d1-b3" in h.reply_text(token) and h.reply_flags(token)[-1] & 64
+    assert "Played: b1-b3 \\*d1-b3" in h.reply_text(token) and h.reply_flags(token)[-1] & 64
     live = await live_of(h, table)
     assert live.row.version == 3  # two moves and the end of the turn
     assert live.game.to_move == 1 and live.game.public_view()["characters"][0] == "b3"
     assert len(await h.bot.store.actions(table.id)) == 3
     assert board_edits(h, table) == edits + 1  # one unit: one board update
-    assert f"Turn 1 · Ana: b1-b3 *d1-b3 Next: {ben.mention}." in log_lines(h, table)
+    assert f"Turn 1 · Ana: b1-b3 \\*d1-b3 Next: {ben.mention}." in log_lines(h, table)
 
 
 async def test_illegal_typed_turn_names_the_first_illegal_action_and_changes_nothing(harness, players):
@@ -450,7 +450,7 @@ async def test_a_typed_turn_replaces_a_plan_but_never_continues_a_played_action(
     await h.command(ben, "sensei", "move", channel_id=table.thread, notation="b7-b5 *d7-b5 f7-f6")
     live = await live_of(h, table)
     assert live.game.to_move == 0
-    assert any(line.startswith("Turn 2 · Ben: b7-b5 *d7-b5 f7-f6") for line in log_lines(h, table))
+    assert any(line.startswith("Turn 2 · Ben: b7-b5 \\*d7-b5 f7-f6") for line in log_lines(h, table))
 
 
 # == refused clicks ========================================================================

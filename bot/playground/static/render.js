@@ -1,5 +1,5 @@
 // Renders Discord messages as DOM nodes. Every text goes in with textContent: message text is
-// untrusted. Exposes window.PG.render (message → element) and PG.md (markdown → nodes).
+// untrusted. Exposes window.PG.render (message → element); its Markdown is markdown.js's PG.md.
 "use strict";
 window.PG = window.PG || {};
 (function (PG) {
@@ -10,83 +10,6 @@ window.PG = window.PG || {};
     return node;
   }
   PG.el = el;
-
-  const INLINE = new RegExp([
-    "\\*\\*([\\s\\S]+?)\\*\\*", "__([\\s\\S]+?)__", "\\*([^*\\n]+?)\\*", "~~([\\s\\S]+?)~~",
-    "`([^`\\n]+)`", "\\[([^\\]\\n]+)\\]\\((https?:\\/\\/[^)\\s]+)\\)", "<@!?(\\d+)>", "<#(\\d+)>",
-    "<t:(-?\\d+)(?::([tTdDfFR]))?>", "<a?:(\\w+):\\d+>", "(https?:\\/\\/[^\\s<>]+[^\\s<>.,;:!?)\\]])",
-  ].join("|"), "g");
-
-  function relative(seconds) {
-    const delta = seconds * 1000 - Date.now();
-    const abs = Math.abs(delta) / 1000;
-    const [n, unit] = abs < 60 ? [Math.round(abs), "second"] : abs < 3600 ? [Math.round(abs / 60), "minute"]
-      : abs < 86400 ? [Math.round(abs / 3600), "hour"] : [Math.round(abs / 86400), "day"];
-    const text = n + " " + unit + (n === 1 ? "" : "s");
-    return delta >= 0 ? "in " + text : text + " ago";
-  }
-
-  function link(text, url) {
-    const jump = /^https:\/\/discord\.com\/channels\/(?:\d+|@me)\/(\d+)(?:\/(\d+))?/.exec(url);
-    const a = el("a", "link");
-    a.append(...inline(text));
-    if (jump) {
-      a.href = "#";
-      a.addEventListener("click", (e) => { e.preventDefault(); PG.jump(jump[1], jump[2]); });
-    } else {
-      a.href = url; a.target = "_blank"; a.rel = "noopener noreferrer";
-    }
-    return a;
-  }
-
-  function inline(text) {
-    const out = [];
-    const re = new RegExp(INLINE.source, "g");  // inline() recurses: one lastIndex per call
-    let last = 0, m;
-    while ((m = re.exec(text)) !== null) {
-      if (m.index > last) out.push(document.createTextNode(text.slice(last, m.index)));
-      last = re.lastIndex;
-      let node;
-      if (m[1] !== undefined) { node = el("strong"); node.append(...inline(m[1])); }
-      else if (m[2] !== undefined) { node = el("u"); node.append(...inline(m[2])); }
-      else if (m[3] !== undefined) { node = el("em"); node.append(...inline(m[3])); }
-      else if (m[4] !== undefined) { node = el("s"); node.append(...inline(m[4])); }
-      else if (m[5] !== undefined) node = el("code", "inline", m[5]);
-      else if (m[6] !== undefined) node = link(m[6], m[7]);
-      else if (m[8] !== undefined) {
-        node = el("span", "mention", "@" + (PG.users[m[8]] || "unknown-user"));
-        if (m[8] === PG.myId) node.classList.add("me");
-      } else if (m[9] !== undefined) {
-        const id = m[9];
-        node = el("a", "mention", "#" + PG.channelName(id));
-        node.href = "#";
-        node.addEventListener("click", (e) => { e.preventDefault(); PG.jump(id); });
-      } else if (m[10] !== undefined) {
-        const when = Number(m[10]);
-        const style = m[11] || "f";
-        node = el("span", "time", style === "R" ? relative(when) : new Date(when * 1000).toLocaleString());
-      } else if (m[12] !== undefined) node = document.createTextNode(":" + m[12] + ":");
-      else if (m[13] !== undefined) node = link(m[13], m[13]);
-      out.push(node);
-    }
-    if (last < text.length) out.push(document.createTextNode(text.slice(last)));
-    return out;
-  }
-
-  PG.md = function md(text) {
-    const box = el("div", "md");
-    for (const line of String(text || "").split("\n")) {
-      let row, body = line;
-      if (/^>>> /.test(line) || /^> /.test(line)) { row = el("blockquote"); body = line.replace(/^>{1,3} /, ""); }
-      else if (/^-# /.test(line)) { row = el("div", "subtext"); body = line.slice(3); }
-      else if (/^#{1,3} /.test(line)) { row = el("div", "h" + line.indexOf(" ")); body = line.replace(/^#+ /, ""); }
-      else row = el("div", "line");
-      row.append(...inline(body));
-      if (!body) row.append(document.createTextNode("\u200b"));
-      box.append(row);
-    }
-    return box;
-  };
 
   // A picture's size, when known, keeps its place before it loads: nothing under it jumps.
   function picture(url, alt, cls, size) {
@@ -101,13 +24,13 @@ window.PG = window.PG || {};
     if (typeof e.color === "number") box.style.borderLeftColor = "#" + e.color.toString(16).padStart(6, "0");
     const text = el("div", "embed-text");
     if (e.author && e.author.name) text.append(el("div", "embed-author", e.author.name));
-    if (e.title) { const t = el("div", "embed-title"); t.append(...inline(e.title)); text.append(t); }
+    if (e.title) { const t = el("div", "embed-title"); t.append(...PG.mdInline(e.title)); text.append(t); }
     if (e.description) { const d = PG.md(e.description); d.classList.add("embed-desc"); text.append(d); }
     if (e.fields && e.fields.length) {
       const fields = el("div", "embed-fields");
       for (const f of e.fields) {
         const field = el("div", "field" + (f.inline ? " inline" : ""));
-        const name = el("div", "field-name"); name.append(...inline(f.name || ""));
+        const name = el("div", "field-name"); name.append(...PG.mdInline(f.name || ""));
         field.append(name, PG.md(f.value || ""));
         fields.append(field);
       }
