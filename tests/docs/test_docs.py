@@ -222,3 +222,11 @@ def test_the_site_builds_strictly(tmp_path):
     assert "generated:" not in commands and "/sensei move" in commands
     settings = (tmp_path / "site" / "operators" / "configuration.html").read_text(encoding="utf-8")
     assert "RETENTION_DAYS" in settings and "generated:" not in settings
+
+
+def test_the_readme_links_to_files_that_exist():
+    text = README.read_text(encoding="utf-8")
+    targets = re.findall(r"\]\((?!https?://)([^)#\s]+)", text) + re.findall(r'src="([^"]+)"', text)
+    assert targets
+    missing = [target for target in targets if not (ROOT / target).exists()]
+    assert not missing, missing
