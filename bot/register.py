@@ -141,6 +141,11 @@ RULES: dict[str, tuple[Rule, ...]] = {
         Rule("Lei-pronoun (Lei, Suo, Sua … mid-sentence)",
              _words(r"Lei", r"Suo", r"Sua", r"Suoi", r"Sue", case=True), plural=False,
              where="mid-sentence"),
+        # only verbs in -ere/-ire: in -are the Lei form is the tu form ("giochi", "usi")
+        Rule("Lei-imperative (Prema, Scelga …)",
+             _words(r"prema", r"scelga", r"attenda", r"scriva", r"apra", r"legga", r"metta",
+                    r"prenda", r"faccia", r"dica", r"venga", r"rimanga"),
+             plural=False, where="clause start"),
         Rule("voi-pronoun (voi, vostro …)", _words(r"voi", r"vostr[oaie]"), plural=True),
         Rule("voi-imperative (-ate/-ete/-ite at a clause's start or after «non»)",
              _words(r"\w+(?:ate|ete|ite)"), plural=True, where="clause start",

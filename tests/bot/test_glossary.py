@@ -219,9 +219,10 @@ EXAMPLES = {
            ["Pulsa el botón: la mitad del tiempo.", "Una IA juega hasta que pulse «He vuelto».",
             "Su carta…", "La probabilidad de ganar, en la red."]),
     "it": (["Premete il pulsante.", "Non rivelate la carta.", "Tocca a Lei, come sempre.",
-            "È il vostro turno."],
+            "È il vostro turno.", "Partita finita: scelga la rivincita."],
            ["Premi il pulsante.", "Le partite giocate: sono elencate solo le mosse consentite.",
-            "Caselle non consentite: riprova.", "Lei? No: tocca a te."]),
+            "Caselle non consentite: riprova.", "Lei? No: tocca a te.",
+            "Ana giochi come vuoi, usi il pulsante."]),
 }
 
 
