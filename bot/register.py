@@ -25,10 +25,13 @@ import json
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Mapping
 
 from .i18n import PLURAL_PARAM, catalogs
 
+#: the glossaries (``bot.glossary`` reads their ideas and reports what this module finds)
+GLOSSARY_DIR = Path(__file__).resolve().parent / "locales" / "glossary"
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 #: where a sentence or clause starts: the text's start, after . ! ? : ; (also closing a
 #: **bold** run), a line, a bullet, an opening quote or bracket, a dash
@@ -174,9 +177,8 @@ class Slip:
 @lru_cache(maxsize=None)
 def register(language: str) -> dict[str, Any]:
     """The ``register`` section of a language's glossary."""
-    from .glossary import glossary_path
-
-    return json.loads(glossary_path(language).read_text(encoding="utf-8"))["register"]
+    path = GLOSSARY_DIR / f"{language}.json"
+    return json.loads(path.read_text(encoding="utf-8"))["register"]
 
 
 def _texts(entry: Any) -> list[str]:
