@@ -1,11 +1,13 @@
 """One word per idea: every language's catalogs keep to its glossary (bot/locales/glossary/),
-and the check would have caught the Dutch and Italian rows of issue 27."""
+and the check would have caught the Dutch and Italian rows of issue 27; one register per
+language (ty, tu, du …), and the check would have caught the Russian row of issue 47."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
+from bot import register
 from bot.glossary import (SOURCES, check, glossary, glossary_path, pattern, stale_exceptions,
                           texts)
 from bot.i18n import LANGUAGES, catalogs
@@ -141,8 +143,6 @@ def test_what_the_dutch_check_says_about_the_old_rows():
 
 
 # -- register: one way of speaking to the reader per language (issue 47) --------------------
-
-from bot import register  # noqa: E402
 
 #: Russian values before issue 47: вы and its imperatives in texts that say ты to one player
 OLD_RU = {
