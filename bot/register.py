@@ -15,7 +15,7 @@ forms (imperatives first of all: "складывайте", "ułóżcie", "réess
 to every player at once (the rules of the cooperative Narabi: "together you win") may use the
 plural: its key is listed under ``group`` with the reason, and the check skips the plural
 rules there (never the polite ones). Words that merely look like a form (Polish "karcie",
-Italian "partite", Spanish "mitad") are listed with their rule in ``NOT_FORMS``.
+Italian "partite", Spanish "mitad") are listed with their rule (``not_forms``, ``not_endings``).
 
 Run ``python -m bot.glossary`` to list what breaks a glossary, register included.
 """
@@ -182,6 +182,7 @@ def register(language: str) -> dict[str, Any]:
 
 
 def _texts(entry: Any) -> list[str]:
+    # a placeholder reads as a number: "{hours} u" is "3 u" (hours), not the Dutch "u"
     values = [v for k, v in entry.items() if k != PLURAL_PARAM] if isinstance(entry, dict) \
         else [entry]
     return [_PLACEHOLDER.sub("0", value) for value in values]
