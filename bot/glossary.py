@@ -20,7 +20,10 @@ permission labels …) to::
 trailing ``*`` accepts any ending ("potje*" also rules out "potjes"), for languages that inflect.
 Placeholders (``{game}``) are not text and are never matched.
 
-Run ``python -m bot.glossary [code …]`` to list what breaks a glossary.
+Each glossary also names the register its catalogs speak in (``register``: ty, tu, du …);
+``bot.register`` holds the per-language rules that find the other forms of address.
+
+Run ``python -m bot.glossary [code …]`` to list what breaks a glossary, register included.
 """
 from __future__ import annotations
 
@@ -32,6 +35,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from . import register
 from .i18n import LANGUAGES, PLURAL_PARAM, catalogs
 
 GLOSSARY_DIR = Path(__file__).resolve().parent / "locales" / "glossary"
@@ -130,6 +134,8 @@ def main(argv: list[str]) -> int:
     languages = argv or list(LANGUAGES)
     problems = [str(f) for lang in languages for f in check(lang)]
     problems += [p for lang in languages for p in stale_exceptions(lang)]
+    problems += [str(s) for lang in languages for s in register.check(lang)]
+    problems += [p for lang in languages for p in register.stale_groups(lang)]
     print("\n".join(problems) or "Every catalog keeps to its glossary.")
     return 1 if problems else 0
 

@@ -6,6 +6,7 @@ the messages the bot posted, edited and deleted.
 
 Modules, each by job:
 - ``people``   players by name (stable ids), Accept-Language → Discord locale.
+- ``words``    the page's own words in the browser's language (``playground.*`` catalog keys).
 - ``commands`` parse a typed slash command against the bot's registered commands, with the
   answers Discord's client gives to bad input.
 - ``uploads``  the bytes of the pictures and files the bot attached, served by id.

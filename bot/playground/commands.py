@@ -9,6 +9,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from bot.i18n import language_of, t
+
+from .words import format_number
+
 #: Discord's client refuses a message longer than this
 MAX_MESSAGE = 2000
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
@@ -18,7 +22,26 @@ _FALSE = {"false", "no", "off", "0"}
 
 
 class CommandError(Exception):
-    """Bad input, worded for the person who typed it."""
+    """Bad input, worded for the person who typed it: a catalog key and its values, said in
+    English by ``str()`` and in the person's language by ``text(locale)``."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key, self.params = f"playground.error.{key}", params
+
+    def text(self, locale: Any = None) -> str:
+        language = language_of(locale)
+        return t(self.key, language, **{
+            name: format_number(value, language)
+            if isinstance(value, int) and not isinstance(value, bool) else value
+            for name, value in self.params.items()})
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def _code(text: Any) -> str:
+    return f"`{text}`"
 
 
 @dataclass
@@ -31,10 +54,9 @@ class Parsed:
         return "/" + " ".join(self.path)
 
 
-def too_long(text: str) -> str | None:
+def too_long(text: str, locale: Any = None) -> str | None:
     if len(text) > MAX_MESSAGE:
-        return (f"Your message is too long: {len(text):,} characters. "
-                f"Must be {MAX_MESSAGE:,} or fewer in length.")
+        return CommandError("too_long", count=len(text), limit=MAX_MESSAGE).text(locale)
     return None
 
 
@@ -66,23 +88,23 @@ def entries(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def parse(text: str, commands: list[dict[str, Any]],
           find_user: Callable[[str], Any]) -> Parsed:
-    if (message := too_long(text)) is not None:
-        raise CommandError(message)
+    if len(text) > MAX_MESSAGE:
+        raise CommandError("too_long", count=len(text), limit=MAX_MESSAGE)
     words = text.strip()[1:].split()
     if not words:
-        raise CommandError("Type a command after the /, for example `/games`.")
+        raise CommandError("empty_command", example=_code("/games"))
     by_name = {c["name"]: c for c in commands}
     node = by_name.get(words[0].lower())
     if node is None:
-        raise CommandError(f"`/{words[0][:40]}` is not a command of this server. "
-                           f"Commands: {', '.join('/' + n for n in sorted(by_name))}.")
+        raise CommandError("unknown_command", command=_code(f"/{words[0][:40]}"),
+                           commands=", ".join("/" + n for n in sorted(by_name)))
     path, rest = [node["name"]], words[1:]
     while subs := {o["name"]: o for o in node.get("options") or []
                    if o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)}:
         if not rest or rest[0].lower() not in subs:
             shown = "/" + " ".join(path)
-            raise CommandError(f"`{shown}` needs one of: "
-                               f"{', '.join(f'`{shown} {s}`' for s in subs)}.")
+            raise CommandError("needs_subcommand", command=_code(shown),
+                               subcommands=", ".join(_code(f"{shown} {s}") for s in subs))
         node = subs[rest[0].lower()]
         path.append(node["name"])
         rest = rest[1:]
@@ -100,59 +122,63 @@ def _options(node: dict[str, Any], text: str, find_user: Callable[[str], Any],
             leading = text[:marks[0].start()] if marks else text
             required = [o for o in specs.values() if o.get("required")]
             if len(required) != 1:
-                raise CommandError(f"Write options as name:value, e.g. "
-                                   f"`{shown} {next(iter(specs), 'option')}:…`."
-                                   if specs else f"`{shown}` takes no options.")
+                if specs:
+                    raise CommandError("options_as_pairs",
+                                       example=_code(f"{shown} {next(iter(specs))}:…"))
+                raise CommandError("no_options", command=_code(shown))
             raw[required[0]["name"]] = leading.strip()
         for n, mark in enumerate(marks):
             end = marks[n + 1].start() if n + 1 < len(marks) else len(text)
             name = mark.group(1).lower()
             if name not in specs:
-                known = ", ".join(specs) or "none"
-                raise CommandError(f"`{shown}` has no option `{name[:40]}` (options: {known}).")
+                if not specs:
+                    raise CommandError("no_options", command=_code(shown))
+                raise CommandError("unknown_option", command=_code(shown),
+                                   option=_code(name[:40]), options=", ".join(specs))
             if name in raw:
-                raise CommandError(f"The option `{name}` is given twice.")
+                raise CommandError("option_twice", option=_code(name))
             raw[name] = text[mark.end():end].strip()
     for spec in specs.values():
         if spec.get("required") and not raw.get(spec["name"]):
-            raise CommandError(f"`{shown}`: the option `{spec['name']}` is required "
-                               f"({spec.get('description', '')}).")
+            raise CommandError("option_required", command=_code(shown),
+                               option=_code(spec["name"]),
+                               description=spec.get("description", ""))
     return {name: _value(specs[name], value, find_user) for name, value in raw.items()}
 
 
 def _value(spec: dict[str, Any], value: str, find_user: Callable[[str], Any]) -> Any:
     name, kind = spec["name"], spec["type"]
     if not value:
-        raise CommandError(f"The option `{name}` has no value.")
+        raise CommandError("option_empty", option=_code(name))
     choices = spec.get("choices") or []
     if choices:
         for choice in choices:
             if value.casefold() in (str(choice["value"]).casefold(), choice["name"].casefold()):
                 return choice["value"]
-        raise CommandError(f"`{name}` must be one of: "
-                           f"{', '.join(str(c['value']) for c in choices)}.")
+        raise CommandError("option_choices", option=_code(name),
+                           choices=", ".join(str(c["value"]) for c in choices))
     if kind == STRING:
         low, high = spec.get("min_length", 0), spec.get("max_length", 6000)
         if not low <= len(value) <= high:
-            raise CommandError(f"`{name}` must be {low} to {high} characters long.")
+            raise CommandError("option_length", option=_code(name), low=low, high=high)
         return value
     if kind in (INTEGER, NUMBER):
         try:
             number: Any = int(value) if kind == INTEGER else float(value)
         except ValueError:
-            raise CommandError(f"`{name}` must be a {'whole ' if kind == INTEGER else ''}number.") from None
+            raise CommandError("option_integer" if kind == INTEGER else "option_number",
+                               option=_code(name)) from None
         low, high = spec.get("min_value"), spec.get("max_value")
         if (low is not None and number < low) or (high is not None and number > high):
-            raise CommandError(f"`{name}` must be between {low} and {high}.")
+            raise CommandError("option_range", option=_code(name), low=low, high=high)
         return number
     if kind == BOOLEAN:
         if value.lower() in _TRUE | _FALSE:
             return value.lower() in _TRUE
-        raise CommandError(f"`{name}` must be True or False.")
+        raise CommandError("option_boolean", option=_code(name))
     if kind in (USER, MENTIONABLE):
         user = find_user(value)
         if user is None:
-            raise CommandError(f"`{name}`: no member called {value[:40]} here "
-                               f"(someone who opened the page, by name: @Ben).")
+            raise CommandError("no_member", option=_code(name), name=value[:40])
         return user
-    raise CommandError(f"The playground cannot fill `{name}` (an option of type {kind}).")
+    raise CommandError("option_type", option=_code(name), type=kind)

@@ -8,6 +8,7 @@ import re
 from collections import deque
 from typing import Any
 
+from bot.i18n import t
 from bot.testing.fake_discord import BOT_ID, CHANNEL_ID, FakeDiscord, Member, snowflake
 from bot.testing.harness import Harness
 
@@ -106,7 +107,7 @@ class Playground:
         is shown as the person's message (the bot reads no messages, as on Discord)."""
         if not text.strip():
             return {"ok": True}
-        if (message := too_long(text)) is not None:
+        if (message := too_long(text, who.locale)) is not None:
             return {"error": message}
         channel_id = self._known_channel(channel_id, who)
         if not text.lstrip().startswith("/"):
@@ -116,38 +117,38 @@ class Playground:
         try:
             parsed: Parsed = parse(text.strip(), self.commands, self.find_user)
         except CommandError as exc:
-            return {"error": str(exc)}
+            return {"error": exc.text(who.locale)}
         name, *subs = parsed.path
         if len(subs) > 1:
-            return {"error": "The playground sends commands of at most one subcommand."}
+            return {"error": t("playground.error.one_subcommand", who.locale)}
         token = await self.harness.command(who, name, *subs, channel_id=channel_id,
                                            settle=False, **parsed.options)
         self.tokens[token] = (who.id, parsed.label)
-        return await self._answered(token)
+        return await self._answered(token, who.locale)
 
     async def click(self, who: Member, message_id: int, custom_id: str,
                     values: list[str] | None) -> dict[str, Any]:
         message = self.fake.messages.get(message_id)
         if message is None or not self.visible(message, who.id):
-            answer = {"error": "Unknown message: it was deleted."}
+            answer = {"error": t("playground.error.message_deleted", who.locale)}
         elif custom_id not in {c.get("custom_id") for row in message.get("components") or []
                                for c in row.get("components") or []}:
             # a client only clicks what it is shown
-            answer = {"error": "This component is no longer on the message."}
+            answer = {"error": t("playground.error.component_gone", who.locale)}
         else:
             token = await self.harness.click(who, message, custom_id, values, settle=False)
             self.tokens[token] = (who.id, "")
-            answer = await self._answered(token)
+            answer = await self._answered(token, who.locale)
         self.recent_clicks.append((who.name, message_id, custom_id,
                                    answer.get("error") or "answered"))
         return answer
 
-    async def _answered(self, token: str) -> dict[str, Any]:
+    async def _answered(self, token: str, locale: str) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + ANSWER_WINDOW
         while not self.fake.interaction_replies.get(token):
             if loop.time() > deadline:
-                return {"error": "This interaction failed"}
+                return {"error": t("playground.error.interaction_failed", locale)}
             await asyncio.sleep(0.02)
         return {"ok": True}
 

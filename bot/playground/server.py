@@ -1,10 +1,14 @@
-"""The playground's web server (aiohttp, in the bot's event loop): the page and its
-assets, the bot's uploads by id, a small JSON API (commands, clicks) and a server-sent event
+"""The playground's web server (aiohttp, in the bot's event loop): the page (in the browser's
+language) and its assets, the bot's uploads by id, a small JSON API (commands, clicks) and a
+server-sent event
 stream per open page. Nothing else is served: no path from a request reaches the file system."""
 from __future__ import annotations
 
 import asyncio
+import html
 import json
+import re
+from functools import lru_cache
 from importlib import resources
 from typing import Any
 
@@ -13,9 +17,10 @@ from aiohttp import web
 from .host import Playground, Viewer
 from .people import discord_locale
 from .uploads import content_type
+from .words import language, page_words
 
-ASSETS = {"/": ("index.html", "text/html; charset=utf-8"),
-          "/static/app.js": ("app.js", "text/javascript; charset=utf-8"),
+ASSETS = {"/static/app.js": ("app.js", "text/javascript; charset=utf-8"),
+          "/static/words.js": ("words.js", "text/javascript; charset=utf-8"),
           "/static/render.js": ("render.js", "text/javascript; charset=utf-8"),
           "/static/markdown.js": ("markdown.js", "text/javascript; charset=utf-8"),
           "/static/vendor/simple-markdown.js": ("vendor/simple-markdown.js",
@@ -31,6 +36,29 @@ PLAYGROUND = web.AppKey("playground", Playground)
 
 def _asset(name: str) -> bytes:
     return resources.files(__package__).joinpath("static", name).read_bytes()
+
+
+_MARK = re.compile(r"\{\{([\w.]+)\}\}")
+#: what the page's placeholders name before its script runs (the main channel, the bot)
+_FILL = {"channel": "games", "user": "Tabletop", "bot": "Tabletop"}
+
+
+@lru_cache(maxsize=None)
+def page(lang: str) -> bytes:
+    """index.html in one language: each {{name}} is that page word (HTML-escaped), {{lang}}
+    the language, {{words}} every page word as JSON for the script (``<`` escaped, so no
+    text can close the script element)."""
+    words = page_words(lang)
+
+    def fill(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name == "lang":
+            return lang
+        if name == "words":
+            return json.dumps(words, ensure_ascii=False).replace("<", "\\u003c")
+        return html.escape(words[name].format(**_FILL), quote=True)
+
+    return _MARK.sub(fill, _asset("index.html").decode("utf-8")).encode("utf-8")
 
 
 LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1", "[::1]"}
@@ -65,6 +93,12 @@ def make_app(playground: Playground, local_only: bool = True) -> web.Application
         body, kind = assets[request.path]
         return web.Response(body=body, headers={"Content-Type": kind})
 
+    async def index(request: web.Request) -> web.Response:
+        body = page(language(request.headers.get("Accept-Language")))
+        return web.Response(body=body, headers={"Content-Type": "text/html; charset=utf-8",
+                                                "Vary": "Accept-Language"})
+
+    app.router.add_get("/", index)
     for path in assets:
         app.router.add_get(path, asset)
     app.router.add_get("/uploads/{id:[0-9]{1,20}}", _upload)

@@ -1,11 +1,13 @@
 """One word per idea: every language's catalogs keep to its glossary (bot/locales/glossary/),
-and the check would have caught the Dutch and Italian rows of issue 27."""
+and the check would have caught the Dutch and Italian rows of issue 27; one register per
+language (ty, tu, du …), and the check would have caught the Russian row of issue 47."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
+from bot import register
 from bot.glossary import (SOURCES, check, glossary, glossary_path, pattern, stale_exceptions,
                           texts)
 from bot.i18n import LANGUAGES, catalogs
@@ -138,3 +140,106 @@ def test_what_the_dutch_check_says_about_the_old_rows():
     assert by_key["cmd.reminders.description"].found == "in elke server"
     assert by_key["error.no_table_here"].found == "potje"
     assert by_key["leaderboard.you_none"].idea == "timeout"
+
+
+# -- register: one way of speaking to the reader per language (issue 47) --------------------
+
+#: Russian values before issue 47: вы and its imperatives in texts that say ты to one player
+OLD_RU = {
+    "cmd.sarena.description": "Sàréná: складывайте и переворачивайте двусторонние жетоны; "
+                              "твой цвет — тайна",
+    "sensei.step.planned": "Запланировано: {actions} — ничего не сыграно, пока вы не отправите ход.",
+    "sensei.step.ready": "Ваш ход готов: отправьте его или отмените действие.",
+    "sensei.step.ready_win": "Это действие выигрывает партию: отправьте ход, чтобы сыграть его.",
+    "review.pending": "Разбор партии {game} #{table} готовится: он будет готов примерно через "
+                      "минуту после конца партии. Попробуйте чуть позже.",
+    "lobby.open": "{host} открывает стол {game}. Присоединяйтесь кнопкой!",
+}
+#: French and Polish rows of the same kind, fixed with them
+OLD_FR = {"review.pending": "L'analyse de {game} #{table} est en préparation\u00a0: elle sera "
+                            "prête environ une minute après la fin de la partie. Réessayez dans "
+                            "un instant.",
+          "review.none": "{game} se joue en équipe, il n'y a donc pas d'analyse\u00a0: revoyez la "
+                         "partie, elle montre son par."}
+OLD_PL = {"review.none": "W grze {game} gracie drużynowo, więc nie ma analizy: powtórka gry "
+                        "pokazuje za to jej par."}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_glossary_names_its_register(language):
+    spec = register.register(language)
+    assert spec["address"].strip() and spec["about"].strip()
+    book = catalogs()[language]
+    for key, reason in spec.get("group", {}).items():
+        assert key in book and reason.strip(), (language, key)
+    assert (language == "en") == (language not in register.RULES)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_catalogs_keep_to_their_register(language):
+    slips = register.check(language)
+    assert not slips, "\n".join(map(str, slips))
+    assert not register.stale_groups(language)
+
+
+@pytest.mark.parametrize("language, old", [("ru", OLD_RU), ("fr", OLD_FR), ("pl", OLD_PL)])
+def test_the_register_check_would_have_caught_the_rows_of_issue_47(language, old):
+    found = register.check(language, old)
+    assert {s.key for s in found} == set(old), sorted(set(old) - {s.key for s in found})
+    # … and they are fixed now.
+    assert not register.check(language, {key: catalogs()[language][key] for key in old})
+
+
+def test_what_the_russian_check_says_about_the_sarena_row():
+    slips = register.check("ru", {"cmd.sarena.description": OLD_RU["cmd.sarena.description"]})
+    assert [(s.found, s.address) for s in slips] == [("складывайте", "ты")]
+    assert "вы-verb" in str(slips[0])
+
+
+#: per language: texts in the register its catalogs must not use, and texts that only look so
+EXAMPLES = {
+    "ru": (["Нажмите кнопку, чтобы продолжить.", "Это ваша карта.", "Вы ходите первым.",
+            "Не отвлекайтесь!"],
+           ["Нажми кнопку, твой ход.", "Сейчас ходишь ты; подробности на сайте.",
+            "Достигнут лимит: в лимите 25 стопок."]),
+    "pl": (["Kliknijcie przycisk.", "Czy Pan chce zagrać?", "To wasza tura.", "Zagrajmy jeszcze raz!",
+            "Wygrywacie razem."],
+           ["Kliknij przycisk.", "Na liście są tylko twoje ruchy; czekamy na przesunięcie.",
+            "Warunek na tej karcie; na starcie zaczynamy, liczymy punkty.", "Twoja tura."]),
+    "fr": (["Cliquez sur le bouton.", "C'est votre tour.", "Réessayez plus tard."],
+           ["Clique sur le bouton, c'est ton tour.", "Reviens chez toi assez vite."]),
+    "de": (["Klicken Sie auf den Button.", "Die Karte gehört Ihnen.", "Das ist Ihr Zug.",
+            "Das ist euer Tisch."],
+           ["Die Analyse wird erstellt: Sie ist bald fertig.", "Ihre Bedingung bestimmt, was du nimmst.",
+            "**Ende.** Ihr gewinnt zusammen.", "Deine Zeit ist fast um – sie läuft ab."]),
+    "nl": (["Kies uw kaart.", "Het is aan u.", "Jullie winnen samen."],
+           ["Kies je kaart.", "Nog {hours} u over, jij bent aan de beurt.", "Nog 3 u."]),
+    "es": (["Pulse el botón.", "Es su turno, usted elige.", "Pulsad el botón.", "Tenéis tres cartas.",
+            "Os toca a vosotros."],
+           ["Pulsa el botón: la mitad del tiempo.", "Una IA juega hasta que pulse «He vuelto».",
+            "Su carta…", "La probabilidad de ganar, en la red."]),
+    "it": (["Premete il pulsante.", "Non rivelate la carta.", "Tocca a Lei, come sempre.",
+            "È il vostro turno.", "Partita finita: scelga la rivincita."],
+           ["Premi il pulsante.", "Le partite giocate: sono elencate solo le mosse consentite.",
+            "Caselle non consentite: riprova.", "Lei? No: tocca a te.",
+            "Ana giochi come vuoi, usi il pulsante."]),
+}
+
+
+@pytest.mark.parametrize("language", sorted(EXAMPLES))
+def test_each_language_rule_finds_the_other_register_and_only_it(language):
+    wrong, right = EXAMPLES[language]
+    for text in wrong:
+        assert register.check(language, {"k": text}, group={}), (language, text)
+    for text in right:
+        slips = register.check(language, {"k": text}, group={})
+        assert not slips, (language, text, [str(s) for s in slips])
+
+
+def test_a_group_text_may_speak_in_the_plural_never_politely():
+    group = {"k": "speaks to every player of a cooperative game"}
+    assert not register.check("ru", {"k": "Вместе выложите камни; вы побеждаете."}, group=group)
+    assert register.check("ru", {"k": "Вместе выложите камни."}, group={})
+    assert register.check("de", {"k": "Klicken Sie hier."}, group=group)
+    assert register.check("pl", {"k": "Czy Pani gra?"}, group=group)
+    assert not register.check("pl", {"k": "Wspólnie ułóżcie kamienie."}, group=group)

@@ -27,7 +27,7 @@ async def open_page(browser: Any, url: str, name: str, width: int = 1280, locale
 
 
 async def send(page: Any, text: str) -> None:
-    box = page.get_by_placeholder("Message")
+    box = page.locator("#box")  # its placeholder is in the browser's language
     await box.fill(text)
     await box.press("Enter")
 

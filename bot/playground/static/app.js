@@ -2,7 +2,7 @@
 // events), the message box with its command suggestions, and clicks sent to the server.
 "use strict";
 (function (PG) {
-  const el = PG.el;
+  const el = PG.el, t = PG.t;
   const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.search);
   const me = params.get("as") || "";
@@ -17,17 +17,17 @@
 
   const key = (id) => String(id).startsWith("n") ? BigInt(id.slice(1).split("-")[0]) * 2n + 1n : BigInt(id) * 2n;
   PG.channelName = (id) => id === channels.main.id ? channels.main.name
-    : id === channels.dm ? "Tabletop" : (channels.threads.find((t) => t.id === id) || {name: "unknown"}).name;
-  PG.threadOf = (id) => channels.threads.find((t) => t.id === id);
+    : id === channels.dm ? "Tabletop" : (channels.threads.find((th) => th.id === id) || {name: t("unknown_channel")}).name;
+  PG.threadOf = (id) => channels.threads.find((th) => th.id === id);
 
   async function post(path, body) {
     body.as = me;
     try {
       const r = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
                                    body: JSON.stringify(body)});
-      return r.ok ? await r.json() : {error: "The playground refused that (" + r.status + ")."};
+      return r.ok ? await r.json() : {error: t("error.refused", {status: String(r.status)})};
     } catch (e) {
-      return {error: "The playground is not answering."};
+      return {error: t("error.no_answer")};
     }
   }
 
@@ -111,7 +111,7 @@
     const name = PG.channelName(channelId);
     const dm = channelId === channels.dm;
     $("title").textContent = (dm ? "@" : "# ") + name;
-    $("box").placeholder = "Message " + (dm ? "@" : "#") + name;
+    $("box").placeholder = dm ? t("box.dm", {user: name}) : t("box.channel", {channel: name});
     document.body.classList.remove("nav-open");
     sidebar();
     box.scrollTop = box.scrollHeight;
@@ -119,10 +119,9 @@
 
   function welcome() {
     const head = el("div", "welcome");
-    head.append(el("div", "welcome-title", "Welcome to #games!"),
-                el("div", null, "This is a Discord server of your own, with the real bot in it. Type / to see its commands, "
-                   + "for example /sensei start ai:hard to play against the computer, or /narabi start ai:easy. "
-                   + "Games open in threads (on the left). Play another seat with “Playing as”, or open a tab with ?as=NAME."));
+    head.append(el("div", "welcome-title", t("welcome.title", {channel: channels.main.name})),
+                el("div", null, t("welcome.text", {sensei: "/sensei start ai:hard", narabi: "/narabi start ai:easy",
+                                                   playing_as: t("playing_as")})));
     return head;
   }
 
@@ -140,11 +139,11 @@
     const list = $("channels");
     list.replaceChildren();
     item(list, channels.main.id, "# " + channels.main.name);
-    for (const t of channels.threads) item(list, t.id, "🧵 " + t.name, "thread");
+    for (const th of channels.threads) item(list, th.id, "🧵 " + th.name, "thread");
     const dms = $("dms");
     dms.replaceChildren();
     if (channels.dm) item(dms, channels.dm, "@ Tabletop");
-    else dms.append(el("li", "empty", "No direct messages yet"));
+    else dms.append(el("li", "empty", t("no_direct_messages")));
   }
 
   function seats() {
@@ -157,14 +156,14 @@
       o.selected = PG.users[PG.myId] === name;
       select.append(o);
     }
-    const other = el("option", null, "Another player…");
+    const other = el("option", null, t("another_player"));
     other.value = "";
     select.append(other);
     $("me-avatar").textContent = (PG.users[PG.myId] || "?").slice(0, 1).toUpperCase();
   }
 
   $("seat").addEventListener("change", (e) => {
-    const name = e.target.value || (window.prompt("Play as (a name):") || "").trim();
+    const name = e.target.value || (window.prompt(t("play_as_prompt")) || "").trim();
     if (name) location.search = "?as=" + encodeURIComponent(name);
     else seats();
   });
@@ -187,20 +186,20 @@
       if (node) node.remove();
     } else if (event.type === "users") { PG.users = event.users; seats(); }
     else if (event.type === "channels") {
-      const known = new Set(channels.threads.map((t) => t.id));
+      const known = new Set(channels.threads.map((th) => th.id));
       channels = event.channels;
-      const fresh = channels.threads.filter((t) => !known.has(t.id));
+      const fresh = channels.threads.filter((th) => !known.has(th.id));
       if (fresh.length && Date.now() - lastAction < 15000 && current === channels.main.id) open(fresh[fresh.length - 1].id);
       else if (current === channels.main.id) open(current); // thread links under lobbies
       else sidebar();
     } else if (event.type === "reload") location.reload();
-    else if (event.type === "closed") { $("status").textContent = "stopped"; $("status").className = "status"; PG.source.close(); }
+    else if (event.type === "closed") { $("status").textContent = t("status.stopped"); $("status").className = "status"; PG.source.close(); }
   }
 
   function connect() {
     const source = PG.source = new EventSource("/api/events?as=" + encodeURIComponent(me));
-    source.onopen = () => { $("status").textContent = "● live"; $("status").className = "status live"; };
-    source.onerror = () => { $("status").textContent = "reconnecting…"; $("status").className = "status"; };
+    source.onopen = () => { $("status").textContent = t("status.live"); $("status").className = "status live"; };
+    source.onerror = () => { $("status").textContent = t("status.reconnecting"); $("status").className = "status"; };
     source.onmessage = (e) => handle(JSON.parse(e.data));
   }
 
@@ -221,7 +220,7 @@
         const colon = last.indexOf(":");
         for (const o of entry.options) {
           if (colon < 0 && o.name.startsWith(last) && !typed.includes(" " + o.name + ":"))
-            found.push({fill: text.slice(0, text.length - last.length) + o.name + ":", label: o.name + ":", help: (o.required ? "required · " : "") + o.description});
+            found.push({fill: text.slice(0, text.length - last.length) + o.name + ":", label: o.name + ":", help: (o.required ? t("required") + " · " : "") + o.description});
           if (colon >= 0 && last.slice(0, colon) === o.name)
             for (const c of o.choices) if (String(c).toLowerCase().startsWith(last.slice(colon + 1)))
               found.push({fill: text.slice(0, text.length - last.length) + o.name + ":" + c + " ", label: o.name + ":" + c, help: o.description});
@@ -256,7 +255,7 @@
     const text = box.value;
     if (!text.trim()) return;
     if (text.length > MAX) {
-      notice("Your message is too long: " + text.length.toLocaleString("en") + " characters. Must be 2,000 or fewer in length.");
+      notice(t("error.too_long", {count: text.length, limit: MAX}));
       return;
     }
     box.value = "";

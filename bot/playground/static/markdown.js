@@ -112,13 +112,13 @@ window.PG = window.PG || {};
     return parser(String(text || ""), {inline: true, noBlocks: !!noBlocks});
   };
 
+  // Discord's client writes relative times in the reader's language.
   function relative(seconds) {
     const delta = seconds * 1000 - Date.now();
     const abs = Math.abs(delta) / 1000;
     const [n, unit] = abs < 60 ? [Math.round(abs), "second"] : abs < 3600 ? [Math.round(abs / 60), "minute"]
       : abs < 86400 ? [Math.round(abs / 3600), "hour"] : [Math.round(abs / 86400), "day"];
-    const text = n + " " + unit + (n === 1 ? "" : "s");
-    return delta >= 0 ? "in " + text : text + " ago";
+    return new Intl.RelativeTimeFormat(PG.lang || "en").format(delta >= 0 ? n : -n, unit);
   }
 
   function link(children, url) {
@@ -199,7 +199,7 @@ window.PG = window.PG || {};
         return a;
       }
       case "timestamp": return el("span", "time", n.style === "R" ? relative(n.when)
-        : new Date(n.when * 1000).toLocaleString());
+        : new Date(n.when * 1000).toLocaleString(PG.lang || "en"));
       case "customEmoji": return document.createTextNode(":" + n.name + ":");
       default: return document.createTextNode("");
     }

@@ -37,8 +37,8 @@ window.PG = window.PG || {};
       text.append(fields);
     }
     box.append(text);
-    if (e.thumbnail && e.thumbnail.url) box.append(picture(e.thumbnail.url, (e.title || "Picture") + " (thumbnail)", "embed-thumb", e.thumbnail));
-    if (e.image && e.image.url) box.append(picture(e.image.url, (e.title ? e.title + " — " : "") + "picture " + (e.image.filename || ""), "embed-image", e.image));
+    if (e.thumbnail && e.thumbnail.url) box.append(picture(e.thumbnail.url, e.title ? PG.t("picture.thumbnail", {title: e.title}) : PG.t("picture.thumbnail_untitled"), "embed-thumb", e.thumbnail));
+    if (e.image && e.image.url) box.append(picture(e.image.url, PG.t(e.title ? "picture.image" : "picture.image_untitled", {title: e.title, file: e.image.filename || ""}).trim(), "embed-image", e.image));
     if (e.footer && e.footer.text) box.append(el("div", "embed-footer", e.footer.text));
     return box;
   }
@@ -67,7 +67,7 @@ window.PG = window.PG || {};
 
   function select(c, message) {
     const s = el("select", "menu");
-    const placeholder = c.placeholder || "Make a selection";
+    const placeholder = c.placeholder || PG.t("select_placeholder");
     s.setAttribute("aria-label", placeholder);
     const first = el("option", null, placeholder);
     first.value = ""; first.disabled = true;
@@ -124,8 +124,8 @@ window.PG = window.PG || {};
     if (m.content && PG.myId && m.content.includes("<@" + PG.myId + ">")) node.classList.add("mentioned");
     if (m.used) {
       const used = el("div", "used");
-      used.append(el("span", "mention", "@" + (PG.users[m.used.user] || "someone")), " used ",
-                  el("span", "cmd", m.used.command));
+      used.append(...PG.parts("used", {user: el("span", "mention", "@" + (PG.users[m.used.user] || PG.t("someone"))),
+                                       command: el("span", "cmd", m.used.command)}));
       node.append(used);
     }
     const avatar = el("div", "avatar", (m.author.name || "?").slice(0, 1).toUpperCase());
@@ -134,15 +134,15 @@ window.PG = window.PG || {};
     const body = el("div", "body");
     const head = el("div", "head");
     head.append(el("span", "author", m.author.name));
-    if (m.author.bot) head.append(el("span", "tag", "APP"));
-    if (m.edited) head.append(el("span", "edited", "(edited)"));
+    if (m.author.bot) head.append(el("span", "tag", PG.t("app_tag")));
+    if (m.edited) head.append(el("span", "edited", PG.t("edited")));
     body.append(head);
     const empty = !m.content && !(m.embeds || []).length && !(m.attachments || []).length && !(m.components || []).length;
     if (m.content) body.append(PG.md(m.content));
-    if (empty && m.author.bot) body.append(el("div", "thinking", "Tabletop is thinking…"));
+    if (empty && m.author.bot) body.append(el("div", "thinking", PG.t("thinking", {bot: m.author.name})));
     for (const e of m.embeds || []) body.append(embed(e));
     for (const a of m.attachments || []) {
-      if (a.url && a.type.startsWith("image/")) body.append(picture(a.url, a.description || "Picture " + a.filename, "attachment", a));
+      if (a.url && a.type.startsWith("image/")) body.append(picture(a.url, a.description || PG.t("picture", {file: a.filename}), "attachment", a));
       else if (a.url) {
         const file = el("a", "file", "📎 " + a.filename);
         file.href = a.url; file.target = "_blank"; file.rel = "noopener";
@@ -160,8 +160,8 @@ window.PG = window.PG || {};
     }
     if (m.ephemeral) {
       const eph = el("div", "eph");
-      eph.append(el("span", null, "👁 Only you can see this · "));
-      const dismiss = el("a", "dismiss", "Dismiss message");
+      eph.append(el("span", null, "👁 " + PG.t("only_you") + " · "));
+      const dismiss = el("a", "dismiss", PG.t("dismiss"));
       dismiss.href = "#";
       dismiss.addEventListener("click", (e) => { e.preventDefault(); PG.dismiss(m.id); });
       eph.append(dismiss);
