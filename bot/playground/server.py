@@ -1,7 +1,6 @@
 """The playground's web server (aiohttp, in the bot's event loop): the page (in the browser's
 language) and its assets, the bot's uploads by id, a small JSON API (commands, clicks) and a
-server-sent event
-stream per open page. Nothing else is served: no path from a request reaches the file system."""
+server-sent event stream per open page. Nothing else is served: no path from a request reaches the file system."""
 from __future__ import annotations
 
 import asyncio
