@@ -184,10 +184,12 @@ def bot_figures(bot: Any, ready: Callable[[], str | None]) -> Callable[[], Itera
                                   value=bot.budget.waited)
         yield _gauge("tabletop_interactions_in_flight", "Interactions being handled now.",
                      bot.in_flight_count)
+        heartbeat = GaugeMetricFamily("tabletop_gateway_latency_seconds", "Discord's gateway "
+                                      "heartbeat round trip (no sample until connected).")
         latency = bot.latency
         if isinstance(latency, float) and math.isfinite(latency):
-            yield _gauge("tabletop_gateway_latency_seconds", "Discord's gateway heartbeat "
-                         "round trip.", latency)
+            heartbeat.add_metric([], latency)
+        yield heartbeat
         yield _gauge("tabletop_ready", "1 when /readyz answers 200.", ready() is None)
 
     return collect
