@@ -5,6 +5,7 @@ meanwhile (Prometheus scrapes every 15 s or so)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,11 @@ async def bench_metrics_cost(tables: int, rounds: int) -> dict[str, Any]:
             times: dict[str, list[float]] = {"off": [], "on": []}
             bursts: dict[str, list[float]] = {"off": [], "on": []}
             scraper = asyncio.create_task(scrape())
+            # The collector's pauses (tens of milliseconds with two bots' tables in memory)
+            # would fall on whichever side happened to be clicking: kept out of the phases.
+            gc.disable()
             for round_ in range(rounds):
+                gc.collect()
                 order = ("off", "on") if round_ % 2 == 0 else ("on", "off")
                 for i in range(tables):
                     for side in order:
@@ -60,6 +65,7 @@ async def bench_metrics_cost(tables: int, rounds: int) -> dict[str, Any]:
             stop.set()
             await scraper
         finally:
+            gc.enable()
             await off.bot.close()
             await on.bot.close()
     return {"tables": tables, "off": ms(times["off"]), "on": ms(times["on"]),
