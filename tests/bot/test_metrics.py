@@ -257,6 +257,27 @@ async def test_the_postgresql_pool_in_use_is_reported(tmp_path, players, postgre
     assert total(figures, "tabletop_tables", game="narabi", status="playing") == 1
 
 
+async def test_the_observed_session_wraps_a_real_aiohttp_session(tmp_path):
+    """In production discord.py's session is aiohttp's own (the stand-in's elsewhere): each
+    answer through it is counted, and the rest of the session is aiohttp's."""
+    from bot.runtime.console import _ObservedSession
+
+    bot, _ = await metrics_bot(tmp_path)
+    try:
+        before = total(await scrape(bot), "tabletop_discord_requests_total", counted="yes")
+        async with aiohttp.ClientSession() as real:
+            observed = _ObservedSession(real, bot.console.metrics)
+            url = f"http://127.0.0.1:{bot.settings.metrics_port}/readyz"
+            async with observed.request("GET", url, headers={"Authorization": "Bot x"}) as r:
+                assert r.status == 503 and (await r.json())["status"] == "not ready"
+            assert observed.closed is False and observed.cookie_jar is real.cookie_jar
+        after = await scrape(bot)
+    finally:
+        await bot.close()
+    assert total(after, "tabletop_discord_requests_total", counted="yes", status="5xx") == 1
+    assert total(after, "tabletop_discord_requests_total", counted="yes") == before + 1
+
+
 def test_metrics_settings():
     assert Settings.from_env({}, require_token=False).metrics_port is None
     s = Settings.from_env({"METRICS_PORT": "9108"}, require_token=False)
