@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .runtime.autoplay import AutoPlayer
+from .runtime.console import Console
 from .config import AI_PRIORITIES, Settings
 from .games.registry import games
 from .runtime.heap import QuietCollector
@@ -177,6 +178,8 @@ class TabletopBot(commands.AutoShardedBot):
         #: set once ``shutdown`` has closed everything (what ``python -m bot`` waits for)
         self.stopped = asyncio.Event()
         self._sync = sync_commands
+        #: the slash commands were sent to Discord (taken or refused), or need not be
+        self.commands_synced = False
         #: what Discord refused of the last command sync (one line), None when it took them
         self.sync_refused: str | None = None
         self._in_flight = 0
@@ -186,8 +189,13 @@ class TabletopBot(commands.AutoShardedBot):
         self._repaired_at_start = False
         # The process's collector is the bot's only when the bot is the process (not in tests).
         self.heap = QuietCollector(self.clicks_settled) if manage_heap else None
+        #: ``/metrics`` and ``/healthz`` for the operator (METRICS_PORT; None: not served)
+        self.console = None if settings.metrics_port is None else \
+            Console(self, settings.metrics_host, settings.metrics_port)
 
     async def setup_hook(self) -> None:
+        if self.console is not None:
+            await self.console.start()
         loop = asyncio.get_running_loop()
         warming = [loop.run_in_executor(None, pool.warm) for pool in (self.pool, self.render_pool)]
 
@@ -202,6 +210,7 @@ class TabletopBot(commands.AutoShardedBot):
             await self.load_extension(name)
         if self._sync:
             await self.sync_commands()
+        self.commands_synced = True
         await self.repair_all()
         resumed = await self.autoplayer.resume_all()
         if resumed:
@@ -321,3 +330,5 @@ class TabletopBot(commands.AutoShardedBot):
             await super().close()
         finally:
             await self.store.close()
+            if self.console is not None:
+                await self.console.stop()

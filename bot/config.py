@@ -65,6 +65,26 @@ class Settings:
     rest_budget: float = 45.0
     #: processes sharing the token (None: worked out from the shards this one runs)
     processes: int | None = None
+    #: CLUSTER_INDEX, when the shards were dealt out by cluster (the metrics' ``cluster`` label)
+    cluster_index: int | None = None
+    #: the port of the operator's console, ``/metrics`` and ``/healthz`` (None: no console;
+    #: 0: any free port, logged)
+    metrics_port: int | None = None
+    #: the address the console listens on (loopback: only this machine can scrape it)
+    metrics_host: str = "127.0.0.1"
+
+    @property
+    def cluster(self) -> str:
+        """This process's name among the bot's processes, as the metrics label it: the
+        cluster's index, the shards it runs (``shards-0-3``), or 0 for the only process."""
+        if self.cluster_index is not None:
+            return str(self.cluster_index)
+        if self.shard_ids and self.shard_count and len(self.shard_ids) < self.shard_count:
+            ids = self.shard_ids
+            if list(ids) == list(range(ids[0], ids[-1] + 1)):
+                return f"shards-{ids[0]}-{ids[-1]}" if len(ids) > 1 else f"shards-{ids[0]}"
+            return "shards-" + ",".join(map(str, ids))
+        return "0"
 
     @property
     def rest_per_second(self) -> float:
@@ -132,6 +152,12 @@ class Settings:
             raise ConfigError(f"DISCORD_REST_BUDGET must be at most 50 (Discord's limit per bot "
                               f"token), got {budget:g}.")
         processes = _number(env, "DISCORD_PROCESSES", "processes, e.g. 2", minimum=1)
+        cluster_index = env.get("CLUSTER_INDEX", "").strip()
+        metrics_port = _number(env, "METRICS_PORT", "a TCP port, e.g. 9108", minimum=0)
+        if metrics_port is not None and (metrics_port > 65535 or metrics_port != int(metrics_port)):
+            raise ConfigError(f"METRICS_PORT must be a TCP port (0-65535), got "
+                              f"{env.get('METRICS_PORT', '').strip()!r}.")
+        metrics_host = env.get("METRICS_HOST", "").strip() or "127.0.0.1"
         return cls(token=token, database_path=path, dev_guild_id=int(guild) if guild else None,
                    log_level=level,
                    lobby_ttl_hours=DEFAULT_LOBBY_TTL_HOURS if ttl is None else ttl,
@@ -145,7 +171,10 @@ class Settings:
                    database_url=url, shard_count=shard_count, shard_ids=shard_ids,
                    database_pool_size=20 if pool is None else int(pool),
                    rest_budget=45.0 if budget is None else budget,
-                   processes=None if processes is None else int(processes))
+                   processes=None if processes is None else int(processes),
+                   cluster_index=int(cluster_index) if cluster_index else None,
+                   metrics_port=None if metrics_port is None else int(metrics_port),
+                   metrics_host=metrics_host)
 
 
 def _database(env: Mapping[str, str]) -> tuple[Path, str | None]:

@@ -82,6 +82,8 @@ class TableCache:
         #: called with a table id after every committed change to a running table or its end
         #: (the AI players watch for their turns this way)
         self.listeners: list[Callable[[int], None]] = []
+        #: moves committed since start, by (game, "person" | "ai" | "timeout")
+        self.moves: dict[tuple[str, str], int] = {}
 
     def _changed(self, table_id: int) -> None:
         for listener in self.listeners:

@@ -156,6 +156,8 @@ class PlayOps(TableCache):
             raise
         row.version = version
         live.game = game
+        mover = (row.game, "ai" if ai else "timeout" if timed_out else "person")
+        self.moves[mover] = self.moves.get(mover, 0) + len(applied)
         if clock is not None:
             row.deadline, row.deadline_seat, row.reminded = *clock, 0
         if ai:

@@ -64,6 +64,10 @@ class AutoPlayer:
         self.moves = 0
         #: moves played at random because the search failed or ran past the think limit
         self.fallbacks = 0
+        #: AI moves being thought right now, by level
+        self.thinking: dict[str, int] = {}
+        #: told (game, level, seconds) after each move's think (the operator's metrics)
+        self.on_think: Callable[[str, str, float], None] | None = None
         tables.listeners.append(self._on_change)
 
     # -- being told -----------------------------------------------------------------------
@@ -204,7 +208,8 @@ class AutoPlayer:
                 if not isinstance(view, dict):
                     self.poke_later(table_id, float(view))
                     return False
-            action = await think("bot.games.ai:choose_action", key, view, level, seed)
+            action = await self._timed(key, level, think("bot.games.ai:choose_action", key,
+                                                           view, level, seed))
         except asyncio.CancelledError:
             if self._stopped or asyncio.current_task().cancelling():  # type: ignore[union-attr]
                 raise
@@ -246,6 +251,22 @@ class AutoPlayer:
             if self.on_commit is not None:
                 self.on_commit(table_id)
         return True
+
+    async def _timed(self, game: str, level: str, thought: Awaitable[Any]) -> Any:
+        """The think's time, on the real clock (a search runs in real time whatever the
+        table's clock says); a think cut short by a change to the table is not counted."""
+        self.thinking[level] = self.thinking.get(level, 0) + 1
+        started = time.perf_counter()
+        cancelled = False
+        try:
+            return await thought
+        except asyncio.CancelledError:
+            cancelled = True
+            raise
+        finally:
+            self.thinking[level] -= 1
+            if self.on_think is not None and not cancelled:
+                self.on_think(game, level, time.perf_counter() - started)
 
     def _forget(self, table_id: int) -> None:
         self._last_change.pop(table_id, None)

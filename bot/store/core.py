@@ -85,6 +85,8 @@ class StoreCore:
         self.rated_per_day = ratings.RATED_PER_DAY
         self.commits = 0
         self.batches = 0
+        #: storage failures by cause (StoreFailure.CAUSES), for the operator's metrics
+        self.failures: dict[str, int] = {}
         self._logged: dict[str, float] = {}
 
     @classmethod
@@ -117,6 +119,19 @@ class StoreCore:
     @property
     def broken(self) -> str | None:
         return self.backend.broken
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def connections(self) -> tuple[int, int]:
+        """Database connections (in use, at most): PostgreSQL's pool; SQLite's one writer,
+        in use while a batch is being written."""
+        pool = getattr(self.backend, "pool_usage", None)
+        if pool is not None:
+            return pool()
+        writing = self._writer is not None and not self._writer.done()
+        return (1 if writing or self._in_flight else 0), 1
 
     def check_file(self) -> str | None:
         return self.backend.check()
@@ -187,6 +202,7 @@ class StoreCore:
             batch, self._queue = self._queue, []
             broken = self.check_file()
             if broken:
+                self.failures[broken] = self.failures.get(broken, 0) + 1
                 self._fail(batch, StoreFailure(broken))
                 continue
             try:
@@ -214,6 +230,7 @@ class StoreCore:
 
     def _failure(self, exc: BaseException) -> StoreFailure:
         cause = self.backend.classify(exc)
+        self.failures[cause] = self.failures.get(cause, 0) + 1
         failure = StoreFailure(cause, str(exc))
         now = time.monotonic()
         # One line per cause and minute: a full disk must not flood the log it may share.

@@ -257,5 +257,10 @@ class PostgresBackend:
                 attempt += 1
                 self.retried += 1
 
+    def pool_usage(self) -> tuple[int, int]:
+        """Pooled connections (in use, at most)."""
+        pool = self._pool
+        return pool.get_size() - pool.get_idle_size(), pool.get_max_size()
+
     async def close(self) -> None:
         await self._pool.close()

@@ -19,6 +19,7 @@ from typing import Any
 from .benchmarks.backends import bench_backends, print_backends
 from .benchmarks.interactions import bench_interactions, bench_starts
 from .benchmarks.load import bench_ai_load, bench_par, bench_par_load, print_par
+from .benchmarks.metrics_cost import bench_metrics_cost
 from .benchmarks.storage import bench_finished_size, bench_restore
 
 
@@ -74,6 +75,7 @@ def main(*, json_output: bool = False, quick: bool = False, db: str = "both") ->
     figures = {
         "discord": discord_budget.bench(quick),
         "interactions": asyncio.run(bench_interactions(40 if quick else 200, 1 if quick else 3)),
+        "metrics_cost": asyncio.run(bench_metrics_cost(40 if quick else 200, 2 if quick else 3)),
         "starts": asyncio.run(bench_starts(40 if quick else 200, 0.05)),
         "finished_game_bytes": bench_finished_size(10 if quick else 50),
         "restore": asyncio.run(bench_restore(1_000 if quick else 10_000)),
@@ -102,6 +104,17 @@ def main(*, json_output: bool = False, quick: bool = False, db: str = "both") ->
     c = i["contention"]
     print(f"  {c['n']} tables committing at once: p50 {c['p50_ms']:.2f} ms  p99 {c['p99_ms']:.2f} ms "
           f"in {c['transactions']} transactions (before group commit: p50 824 ms, p99 1.4 s)")
+    sc = i["metrics_scrape"]
+    print(f"  (these with the operator's metrics on) one /metrics answer built in p50 "
+          f"{sc['p50_ms']:.2f} ms, p99 {sc['p99_ms']:.2f} ms: {sc['series']} series, "
+          f"{sc['bytes'] / 1000:.1f} KB")
+    mc = figures["metrics_cost"]
+    print(f"  the metrics' cost ({mc['tables']} tables on each of two bots, clicks interleaved, "
+          f"{mc['scrapes']} scrapes): one at a time p99 {mc['off']['p99_ms']:.2f} ms without "
+          f"→ {mc['on']['p99_ms']:.2f} ms with = ×{mc['p99_ratio']} (p50 {mc['off']['p50_ms']:.2f}"
+          f" → {mc['on']['p50_ms']:.2f} ms); all tables at once p99 "
+          f"{mc['burst_off']['p99_ms']:.2f} → {mc['burst_on']['p99_ms']:.2f} ms = "
+          f"×{mc['burst_p99_ratio']}")
     st = figures["starts"]
     print(f"starts: {st['starts']} Start clicks at once, Discord answering in {st['discord_latency_ms']:.0f} ms: "
           f"{st['answered_in_3s']}/{st['starts']} answered within 3 s (p50 {st['p50_ms']:.1f} ms, "

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Protocol
+import time
+from typing import Callable, Protocol
 
 import aiohttp
 import discord
@@ -71,6 +72,12 @@ class Reconciler:
         self._idle.set()
         self._workers: list[asyncio.Task] = []
         self._stopping = False
+        #: table id -> when it was first marked and not yet brought up to date (waiting,
+        #: under repair, or waiting to be tried again)
+        self.behind_since: dict[int, float] = {}
+        #: told how many seconds each table's messages were behind once they are up to date
+        #: (the operator's metrics)
+        self.on_caught_up: Callable[[float], None] | None = None
 
     # -- control --------------------------------------------------------------------------
 
@@ -84,6 +91,8 @@ class Reconciler:
         if self._stopping:
             return
         self._pending[table_id] = None
+        if table_id not in self.behind_since:
+            self.behind_since[table_id] = time.monotonic()
         self._idle.clear()
         self._wake.set()
         self.start()
@@ -108,6 +117,7 @@ class Reconciler:
         for handle in self._retries.values():
             handle.cancel()
         self._pending.clear()
+        self.behind_since.clear()
         if self._active:
             try:
                 await asyncio.wait_for(self._until_no_active(), timeout)
@@ -137,6 +147,10 @@ class Reconciler:
                 repaired = await self.bot.router.sync_table(table_id)
             self._failures.pop(table_id, None)
             self.blocked.pop(table_id, None)
+            # marked again while it was repaired: still behind, since the first mark
+            since = None if table_id in self._pending else self.behind_since.pop(table_id, None)
+            if since is not None and self.on_caught_up is not None:
+                self.on_caught_up(time.monotonic() - since)
             if repaired:
                 log.debug("table %s: messages brought up to date", table_id)
             return repaired

@@ -23,7 +23,7 @@ def ms(values: list[float]) -> dict[str, float]:
             "n": len(values)}
 
 
-async def bench_bot(db: Path | str):
+async def bench_bot(db: Path | str, *, metrics: bool = True, manage_heap: bool = True):
     from ...client import TabletopBot
     from ...store import Store
     from ...testing.fake_discord import FakeDiscord
@@ -31,8 +31,10 @@ async def bench_bot(db: Path | str):
 
     store = await Store.open(db)
     url = db if isinstance(db, str) and "://" in db else None
+    # With the operator's metrics on (any free port): the figures include their hooks' cost.
     bot = TabletopBot(Settings("", Path("unused") if url else Path(db), None, "WARNING",
-                               database_url=url), store, manage_heap=True)
+                               database_url=url, metrics_port=0 if metrics else None),
+                      store, manage_heap=manage_heap)
     # Discord's counts, its rate-limit windows passing 20 times faster (as in the test suite):
     # these figures are the bot's own speed; the "discord" figures run at Discord's pace.
     harness = await Harness.start(bot, FakeDiscord(time_scale=20.0))

@@ -25,7 +25,7 @@ async def _bot(db: Path, fake):
 
     store = await Store.open(db)
     settings = Settings("", db, None, "WARNING", ai_workers=1, ai_pause_seconds=0.0,
-                        render_workers=0)
+                        render_workers=0, metrics_port=0)  # the operator's metrics on
     bot = TabletopBot(settings, store)
     harness = await Harness.start(bot, fake)
     for cog in bot.cogs.values():

@@ -34,12 +34,28 @@ async def bench_interactions(tables: int, rounds: int, load_rate: float = 100.0)
             burst, sent = await burst_clicks(h, opened)
             commit = await _bench_commit(h)
             contention = await _bench_contention(h, 100)
+            scrape = _bench_scrape(h)
         finally:
             await h.bot.close()
     return {"tables": tables, "sequential": ms(sequential),
             "load": dict(ms(load), clicks_per_s=load_rate),
             "burst_all_tables": dict(ms(burst), answered=len(burst), sent=sent),
-            "store_commit": commit, "contention": contention}
+            "store_commit": commit, "contention": contention, "metrics_scrape": scrape}
+
+
+def _bench_scrape(h) -> dict[str, Any]:
+    """One ``/metrics`` answer built, with every table of the bench open: the time it holds
+    the event loop, its size and its series."""
+    from prometheus_client import generate_latest
+
+    metrics = h.bot.console.metrics
+    durations = []
+    for _ in range(50):
+        started = time.perf_counter()
+        body = generate_latest(metrics)
+        durations.append(time.perf_counter() - started)
+    series = sum(1 for line in body.splitlines() if line and not line.startswith(b"#"))
+    return dict(ms(durations), bytes=len(body), series=series)
 
 
 async def _bench_contention(h, count: int) -> dict[str, Any]:
