@@ -55,6 +55,10 @@ class _Observed:
         return await self._exchange.__aexit__(*exc)
 
 
+#: the console's web paths, each with the name of its handler
+ROUTES = {"/metrics": "_scrape", "/healthz": "_live", "/readyz": "_ready"}
+
+
 class Console:
     def __init__(self, bot: Any, host: str, port: int) -> None:
         self.bot = bot
@@ -75,9 +79,8 @@ class Console:
             self._observing = True
             self._observe()
         app = web.Application()
-        app.router.add_get("/metrics", self._scrape)
-        app.router.add_get("/healthz", self._live)
-        app.router.add_get("/readyz", self._ready)
+        for path, handler in ROUTES.items():
+            app.router.add_get(path, getattr(self, handler))
         runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port)
