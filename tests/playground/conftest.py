@@ -4,6 +4,7 @@ Without Chromium or Playwright the browser tests are skipped with the reason sho
 CI=true they must run."""
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from pathlib import Path
@@ -37,8 +38,9 @@ def browser_missing() -> str | None:
     return None
 
 
-@pytest.fixture
-async def browser():
+@contextlib.asynccontextmanager
+async def chromium():
+    """Debian's Chromium through Playwright; skipped where it is missing, but never in CI."""
     reason = browser_missing()
     if reason is not None:
         if os.environ.get("CI", "").lower() == "true":
@@ -47,9 +49,15 @@ async def browser():
     from playwright.async_api import async_playwright
     path = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
     async with async_playwright() as p:
-        chromium = await p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        yield chromium
-        await chromium.close()
+        launched = await p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield launched
+        await launched.close()
+
+
+@pytest.fixture
+async def browser():
+    async with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture

@@ -3,14 +3,10 @@
 a header, a list, a link, and what stays literal."""
 from __future__ import annotations
 
-import os
-import shutil
-from pathlib import Path
-
 import pytest
 import pytest_asyncio
 
-from tests.playground.conftest import CHROMIUM, CHROMIUM_ARGS, browser_missing
+from tests.playground.conftest import chromium
 from tests.playground.markdown_page import markdown_page, shape
 
 # One browser and page for the whole table of cases.
@@ -19,19 +15,10 @@ pytestmark = [pytest.mark.xdist_group("markdown-page"), pytest.mark.asyncio(loop
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def page():
-    reason = browser_missing()
-    if reason is not None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"CI must run the browser tests, but: {reason}")
-        pytest.skip(f"browser tests skipped: {reason}")
-    from playwright.async_api import async_playwright
-    path = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+    async with chromium() as browser:
         page = await markdown_page(browser)
         yield page
         assert not page.errors, page.errors
-        await browser.close()
 
 
 #: (typed, the DOM it becomes: <tag.class>…</tag>, text as it reads, <br> a line break)
