@@ -1,0 +1,155 @@
+"""Tournaments through the Discord stand-in: /tournament create, joining with the buttons, the
+organizer's controls, rounds opening their tables in threads and running themselves with AI
+seats, the standings picture, and a whole Swiss played to its end."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.testing.fake_discord import CHANNEL_ID, Member, components_of
+from bot.tournaments import Entrant, Played, standings
+
+pytestmark = pytest.mark.usefixtures("no_missing_text")
+
+ORGANIZER = Member(101, "Olga")
+PLAYERS = [Member(200 + i, f"Player {i}") for i in range(6)]
+ADMIN = Member(999, "Admin", permissions=str(1 << 5))  # Manage Server
+
+
+def cog(h):
+    return h.bot.get_cog("Tournaments")
+
+
+async def settle(h) -> None:
+    """Everything the bot started, the tournament's announcements included."""
+    for _ in range(50):
+        await h.settle()
+        await cog(h).settle()
+        if h.bot.reconciler.idle and not cog(h)._tasks and not h.bot.autoplayer.active:
+            return
+
+
+def tournament_message(h) -> dict[str, Any]:
+    return next(m for m in reversed(h.fake.channel_messages(CHANNEL_ID))
+                if any(c.get("custom_id", "").startswith("tour:") for c in components_of(m)))
+
+
+def button(message: dict[str, Any], verb: str) -> str:
+    return next(c["custom_id"] for c in components_of(message)
+                if c.get("custom_id", "").endswith(f":{verb}"))
+
+
+async def create(h, member: Member = ORGANIZER, **options: Any) -> int:
+    await h.command(member, "tournament", "create", **options)
+    await settle(h)
+    message = tournament_message(h)
+    return int(button(message, "join").split(":")[1])
+
+
+async def play_out(h, tournament_id: int, rounds: int = 20) -> None:
+    """Let the AI seats play and the scheduler open rounds until the tournament is over."""
+    for _ in range(rounds * 4):
+        await settle(h)
+        await cog(h).clock.run_due()
+        await settle(h)
+        tour = await h.bot.store.get_tournament(tournament_id)
+        if tour.status in ("finished", "cancelled"):
+            return
+    raise AssertionError("the tournament did not finish")
+
+
+async def test_create_join_leave_and_the_message(harness):
+    h = harness
+    tid = await create(h, game="sensei", format="swiss", rounds=3, name="Friday Swiss")
+    message = tournament_message(h)
+    embed = message["embeds"][0]
+    assert "Friday Swiss" in embed["title"]
+    assert "<t:" in embed["description"]  # the start, as a Discord timestamp
+    for p in PLAYERS[:3]:
+        await h.click(p, message, button(message, "join"))
+    await h.click(PLAYERS[2], message, button(message, "leave"))
+    entrants = await h.bot.store.entrants(tid)
+    assert [e.user_id for e in entrants] == [p.id for p in PLAYERS[:2]]
+    token = await h.click(PLAYERS[0], message, button(message, "join"))
+    assert "already joined" in h.reply_text(token)
+    shown = h.fake.messages[int(message["id"])]["embeds"][0]["fields"][0]["value"]
+    assert f"<@{PLAYERS[0].id}>" in shown and f"<@{PLAYERS[2].id}>" not in shown
+
+
+async def test_only_the_organizer_or_manage_server_runs_it(harness):
+    h = harness
+    tid = await create(h, game="sensei", format="swiss", rounds=2)
+    token = await h.command(PLAYERS[0], "tournament", "pause", tournament=tid)
+    assert "organizer" in h.reply_text(token)
+    message = tournament_message(h)
+    token = await h.click(PLAYERS[0], message, button(message, "start"))
+    assert "organizer" in h.reply_text(token)
+    token = await h.command(ADMIN, "tournament", "cancel", tournament=tid)
+    assert (await h.bot.store.get_tournament(tid)).status == "cancelled"
+    await settle(h)
+    lines = [m["content"] for m in h.fake.channel_messages(CHANNEL_ID)]
+    assert any("cancelled" in line and f"<@{ADMIN.id}>" in line for line in lines)
+
+
+async def test_a_swiss_of_ai_players_runs_itself_to_the_end(harness):
+    h = harness
+    tid = await create(h, game="sensei", format="swiss", rounds=3, clock=0)
+    for _ in range(5):
+        await h.command(ORGANIZER, "tournament", "ai", level="easy", tournament=tid)
+    await settle(h)
+    message = tournament_message(h)
+    await h.click(ORGANIZER, message, button(message, "start"))
+    await play_out(h, tid)
+    tour = await h.bot.store.get_tournament(tid)
+    assert tour.status == "finished" and tour.round == 3
+    games = await h.bot.store.tournament_games(tid)
+    assert len(games) == 3 * 3  # two tables and a bye a round
+    assert all(g.points is not None for g in games)
+    pairs = [frozenset(g.seats) for g in games if len(g.seats) == 2]
+    assert len(pairs) == len(set(pairs))  # five players, three rounds: no rematch needed
+    byes = [g.seats[0] for g in games if len(g.seats) == 1]
+    assert len(byes) == len(set(byes))
+    # Each table was an ordinary table, played in a thread of its own, and finished.
+    for g in games:
+        if g.table_id is not None:
+            row = await h.bot.store.get_table(g.table_id)
+            assert row.status == "finished" and row.thread_id is not None
+    # The channel was told of each round and its end, with the standings picture.
+    posted = h.fake.channel_messages(CHANNEL_ID)
+    ends = [m for m in posted if m["attachments"] and "is over" in m["content"]]
+    assert len(ends) == 4  # three round ends and the final
+    entrants = await h.bot.store.entrants(tid)
+    rows = standings([Entrant(e.user_id, e.rank) for e in entrants],
+                     [Played(g.round, g.board, g.seats, g.points) for g in games])
+    assert tour.winner_id == rows[0].id
+    token = await h.command(ORGANIZER, "tournament", "standings", tournament=tid)
+    assert h.fake.replies(token)
+
+
+async def test_set_a_result_by_hand_closes_the_table_and_is_announced(harness):
+    h = harness
+    tid = await create(h, game="sensei", format="swiss", rounds=1, clock=0)
+    message = tournament_message(h)
+    for p in PLAYERS[:2]:
+        await h.click(p, message, button(message, "join"))
+    await h.click(ORGANIZER, message, button(message, "start"))
+    await settle(h)
+    games = await h.bot.store.tournament_games(tid)
+    assert len(games) == 1 and games[0].points is None
+    table = await h.bot.store.get_table(games[0].table_id)
+    assert table.status == "playing" and table.thread_id is not None
+    # Only its two players were pinged in its thread.
+    thread_lines = [m for m in h.fake.channel_messages(table.thread_id) if m["content"]]
+    assert {f"<@{p.id}>" for p in PLAYERS[:2]} <= {w for m in thread_lines
+                                                   for w in m["content"].split() if w.startswith("<@")}
+    winner = next(p for p in PLAYERS if p.id == games[0].seats[1])
+    token = await h.command(ORGANIZER, "tournament", "result", round=1, table=1, winner=winner,
+                            tournament=tid)
+    assert "recorded" in h.reply_text(token)
+    await play_out(h, tid)
+    tour = await h.bot.store.get_tournament(tid)
+    assert tour.status == "finished" and tour.winner_id == winner.id
+    assert (await h.bot.store.get_table(games[0].table_id)).status == "cancelled"
+    events = await h.bot.store.tournament_events(tid, undelivered=False)
+    assert [e[2]["by"] for e in events if e[1] == "manual"] == [ORGANIZER.id]
