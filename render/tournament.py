@@ -89,8 +89,8 @@ def standings_png(title: str, lines: Sequence[Line], locale: str, *, round_no: i
         name = line.name + (" ✕" if line.dropped else "")
         draw_text(draw, (PAD + rank_w, y),
                   ellipsize(name, name_right - PAD - rank_w, SIZE), SIZE, fill=colour)
-        values = {"score": number(line.score), "bh": number(line.buchholz),
-                  "sb": number(line.sonneborn_berger), "games": str(line.games)}
+        values = {"score": number(line.score), "bh": f"{line.buchholz:g}",
+                  "sb": f"{line.sonneborn_berger:g}", "games": str(line.games)}
         for key, _ in cols:
             draw_text(draw, (right[key], y), values[key], SIZE, key == "score", anchor="ra",
                       fill=colour)
