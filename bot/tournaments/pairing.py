@@ -183,46 +183,37 @@ def score_groups(order: Sequence[int], history: History) -> list[list[int]]:
 
 def _pair_field(order: list[int], history: History) -> list[tuple[int, int]]:
     """Pair an even field bracket by bracket, top score group first. A bracket's players it
-    cannot pair float down to the next. When the last bracket cannot be paired without a
-    rematch, the brackets above are opened up again one by one (the last bracket takes their
-    players back) until it can, or until the whole field is one bracket."""
+    cannot pair float down to the next. When the last bracket cannot be paired (without a
+    rematch, then without breaking an absolute colour preference), the brackets above are
+    opened up again one by one (the last bracket takes their players back) until it can, or
+    until the whole field is one bracket."""
     groups = score_groups(order, history)
-    for merge_from in range(len(groups) - 1, -1, -1):
-        pairs: list[tuple[int, int]] = []
-        floaters: list[int] = []
-        ok = True
-        for index in range(merge_from):
-            bracket = floaters + groups[index]
-            got, floaters = _pair_bracket(bracket, history, last=False)
-            pairs += got
-        tail = floaters + [p for g in groups[merge_from:] for p in g]
-        got, left = _pair_bracket(tail, history, last=True)
-        ok = not left and not any(history.met_before(a, b) for a, b in got)
-        if ok or merge_from == 0:
-            return pairs + got
-    raise AssertionError("unreachable")
-
-
-def _pair_bracket(bracket: list[int], history: History,
-                  last: bool) -> tuple[list[tuple[int, int]], list[int]]:
-    """Pair one bracket: strict (no rematch, no broken absolute colour), then without the
-    colour rule; a bracket that is not the last may float its lowest players down. The last
-    bracket, if nothing else works, pairs with rematches (fewest the search finds)."""
-    n = len(bracket)
-    floats_needed = n % 2
     for strict in (True, False):
-        for floats in range(floats_needed, n + 1, 2) if not last else (0,):
-            if last and n % 2:
-                break
-            found = _search(bracket, history, strict, floats, allow_rematch=False)
+        for merge_from in range(len(groups) - 1, -1, -1):
+            pairs: list[tuple[int, int]] = []
+            floaters: list[int] = []
+            for index in range(merge_from):
+                got, floaters = _pair_bracket(floaters + groups[index], history)
+                pairs += got
+            tail = floaters + [p for g in groups[merge_from:] for p in g]
+            found = _search(tail, history, strict, 0, allow_rematch=False)
             if found is not None:
-                return found
-            if last:
-                break
-    if last:
-        found = _search(bracket, history, False, n % 2, allow_rematch=True)
-        assert found is not None
-        return found
+                return pairs + found[0]
+    # A rematch cannot be avoided: the fewest the search finds, in the Dutch order.
+    found = _search(order, history, False, 0, allow_rematch=True)
+    assert found is not None
+    return found[0]
+
+
+def _pair_bracket(bracket: list[int],
+                  history: History) -> tuple[list[tuple[int, int]], list[int]]:
+    """Pair a bracket that is not the last: strict (no rematch, no broken absolute colour),
+    floating down as few of its players as needed (the lowest first)."""
+    n = len(bracket)
+    for floats in range(n % 2, n + 1, 2):
+        found = _search(bracket, history, True, floats, allow_rematch=False)
+        if found is not None:
+            return found
     return [], list(bracket)
 
 
@@ -299,26 +290,35 @@ def round_robin_rounds(count: int) -> int:
 
 def round_robin_round(entrants: Sequence[Entrant], round_no: int) -> list[Table]:
     """Round ``round_no`` (1-based) by the circle method: the top seed stays, the others turn
-    one place a round; with an odd count a ghost makes the bye. Who moves first alternates."""
+    one place a round; with an odd count a ghost makes the bye. Who moves first: whoever has
+    moved first less often in the rounds before, then whoever moved second last time."""
     ids: list[int | None] = [e.id for e in sorted(entrants, key=lambda e: e.rank)]
     if len(ids) % 2:
         ids.append(None)
     n = len(ids)
-    turn = (round_no - 1) % (n - 1)
-    rest = ids[1:]
-    rest = rest[-turn:] + rest[:-turn] if turn else rest
-    circle = [ids[0], *rest]
+    rank = {pid: i for i, pid in enumerate(ids) if pid is not None}
+    firsts = {pid: 0 for pid in rank}
+    last: dict[int, int] = {}
     tables: list[Table] = []
-    byes: list[Table] = []
-    for i in range(n // 2):
-        a, b = circle[i], circle[n - 1 - i]
-        if a is None or b is None:
-            byes.append(((a if a is not None else b),))  # type: ignore[arg-type]
-            continue
-        # The fixed seed alternates by round; the others by board and round.
-        first_a = (round_no % 2 == 1) if i == 0 else ((i + round_no) % 2 == 0)
-        tables.append((a, b) if first_a else (b, a))
-    return tables + byes
+    for r in range(1, round_no + 1):
+        turn = (r - 1) % (n - 1)
+        rest = ids[1:]
+        rest = rest[-turn:] + rest[:-turn] if turn else rest
+        circle = [ids[0], *rest]
+        tables, byes = [], []
+        for i in range(n // 2):
+            a, b = circle[i], circle[n - 1 - i]
+            if a is None or b is None:
+                byes.append(((a if a is not None else b),))
+                continue
+            key_a = (firsts[a], last.get(a, 0), rank[a] if r % 2 else -rank[a])
+            key_b = (firsts[b], last.get(b, 0), rank[b] if r % 2 else -rank[b])
+            first, second = (a, b) if key_a < key_b else (b, a)
+            firsts[first] += 1
+            last[first], last[second] = 1, -1
+            tables.append((first, second))
+        tables += byes  # type: ignore[arg-type]
+    return tables
 
 
 # -- single elimination --------------------------------------------------------------------------
