@@ -31,6 +31,7 @@ class TournamentClock:
         self.on_tournament = on_tournament
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._swept = float("-inf")
         #: what the loop did since start (for the log and the bench)
         self.done: dict[str, int] = {}
         service.tables.listeners.append(self._on_table_change)
@@ -82,6 +83,10 @@ class TournamentClock:
         while True:
             self._wake.clear()
             try:
+                if self.store.clock() - self._swept >= MAX_SLEEP:
+                    self._swept = self.store.clock()
+                    if await self.store.wake_stalled_tournaments():
+                        log.warning("tournaments: a round's end was found late; going on")
                 await self.run_due()
                 nxt = await self.store.next_tournament_due()
             except StoreFailure:

@@ -108,6 +108,11 @@ async def report_to_tournament(tx: Tx, table_id: int, result: dict[str, Any],
     if row is None:
         return
     tournament_id, round_no, seats = row
+    # The tournament's row first: two tables of a round ending at once in two transactions
+    # (PostgreSQL runs them side by side) take turns here, so the second one's count below
+    # sees the first one's points and exactly one of them ends the round.
+    await tx.execute("UPDATE tournaments SET rev=rev+1, updated_at=? WHERE id=?",
+                     (now, tournament_id))
     points = table_points(len(loads(seats)), result.get("winners") or (), bool(result.get("draw")))
     details = result.get("details") or {}
     detail = {"reason": result.get("reason"), "turns": details.get("turns")}
@@ -401,6 +406,9 @@ class TournamentQueries(StoreCore):
         now = self.clock()
 
         async def job(tx: Tx) -> int | None:
+            # The tournament's row first (see report_to_tournament).
+            await tx.execute("UPDATE tournaments SET rev=rev+1, updated_at=? WHERE id=?",
+                             (now, tournament_id))
             row = await tx.fetchrow(
                 "SELECT g.table_id, g.seats, g.points FROM tournament_games g JOIN tournaments t "
                 "ON t.id = g.tournament_id WHERE g.tournament_id=? AND g.round=? AND g.board=? "
@@ -419,8 +427,6 @@ class TournamentQueries(StoreCore):
                     "UPDATE game_tables SET status='cancelled', closed_reason='tournament', "
                     "state=NULL, deadline=NULL, deadline_seat=NULL, rev=rev+1, updated_at=? "
                     "WHERE id=? AND status='playing'", (now, table_id))
-            await tx.execute("UPDATE tournaments SET rev=rev+1, updated_at=? WHERE id=?",
-                             (now, tournament_id))
             await _event(tx, tournament_id, "manual", {
                 "round": round_no, "board": board, "points": points, "by": by,
                 "before": None if before is None else loads(before), "seats": loads(seats)}, now)
@@ -435,6 +441,16 @@ class TournamentQueries(StoreCore):
             f"SELECT id FROM tournaments WHERE next_at IS NOT NULL AND next_at <= ? "
             f"AND status IN ('open','running') AND {self.scope.sql()} ORDER BY next_at", (now,))
         return [r[0] for r in rows]
+
+    async def wake_stalled_tournaments(self) -> int:
+        """Running tournaments whose current round has no game left to play but that nobody
+        made due (a safety net: the round's end normally does it in its transaction)."""
+        now = self.clock()
+        return await self._statement(
+            "UPDATE tournaments SET next_at=? WHERE status='running' AND next_at IS NULL "
+            f"AND {self.scope.sql()} AND NOT EXISTS (SELECT 1 FROM tournament_games g "
+            "WHERE g.tournament_id = tournaments.id AND g.round = tournaments.round "
+            "AND g.points IS NULL)", (now,))
 
     async def next_tournament_due(self) -> float | None:
         rows = await self._fetchall(

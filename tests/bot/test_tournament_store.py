@@ -64,6 +64,28 @@ async def test_a_swiss_runs_round_by_round_from_the_store(database):
     await svc.store.close()
 
 
+async def test_tables_ending_at_once_end_their_round_once(database):
+    # Two processes' views: on PostgreSQL their transactions run side by side.
+    first, second = await service(database), await service(database)
+    t = await tournament(first, 8, rounds=2)
+    await first.advance(t.id)
+    games = await first.store.tournament_games(t.id)
+    moves = []
+    for index, g in enumerate(games):
+        svc = (first, second)[index % 2]
+        live = await svc.tables.get(g.table_id)
+        seat = live.game.to_move
+        moves.append(svc.tables.act(g.table_id, live.row.seats[seat].user_id, {"type": "resign"}))
+    await asyncio.gather(*moves)
+    tour = await first.store.get_tournament(t.id)
+    assert tour.next_at is not None  # due: the round is over
+    kinds = [k for _, k, _, _ in await first.store.tournament_events(t.id)]
+    assert kinds.count("round_end") == 1
+    assert (await first.advance(t.id))[0] == "round"
+    await first.store.close()
+    await second.store.close()
+
+
 async def test_a_round_is_paired_once_when_two_processes_race(database):
     first = await service(database)
     second = await service(database)  # another process's view of the same database
