@@ -367,8 +367,8 @@ class TournamentService:
             if t.turn_limit and first is not None and seat_rows[first].ai is None:
                 clock = (now + t.turn_limit, first)
             outbox: list[tuple[str, dict[str, Any]]] = [
-                ("card", {"name": t.name, "round": round_no, "board": board}),
-                ("thread", {"use": True}), ("announce", {"first": first})]
+                ("thread", {"use": True, "name": t.name, "round": round_no, "board": board}),
+                ("announce", {"first": first})]
             outbox += [("dm", {"seat": s, "hand": True}) for s in range(len(seats))
                        if seat_rows[s].ai is None and game.private_view(s)]
             tables.append(NewTable(board, seat_rows, seed, game.to_json(), clock, outbox))

@@ -50,7 +50,7 @@ class PublishMixin(CogPart):
         board_behind = live.game is not None and live.row.board_behind
         # The board first, then the turn lines: the one counted call a move makes is the one
         # people wait for (a line through an interaction is not held back by the budget).
-        before_board = [i for i in items if i[1] in ("card", "thread", "announce", "question")]
+        before_board = [i for i in items if i[1] in ("thread", "announce", "question")]
         after_board = [i for i in items if i not in before_board]
         for item in before_board:
             await self._deliver_item(live, item)
@@ -91,10 +91,8 @@ class PublishMixin(CogPart):
     async def deliver(self, live: LiveTable, kind: str, payload: Mapping[str, Any]) -> None:
         """Post one outbox item. Games add their own kinds through ``deliver_extra``."""
         locale = live.row.locale
-        if kind == "card":
-            await self._post_card(live, payload)
-        elif kind == "thread":
-            await self._open_thread(live, bool(payload.get("use")))
+        if kind == "thread":
+            await self._open_thread(live, bool(payload.get("use")), payload)
         elif kind == "announce":
             await self._announce_start(live, payload.get("first", self.game(live).to_move))
         elif kind == "log":
@@ -177,17 +175,31 @@ class PublishMixin(CogPart):
             await self.tables.set_surface(live, thread_id=None, board_message_id=None)
             return await self.channel(live.row.game_channel_id).send(clip(text, CONTENT), **kwargs)
 
-    async def _open_thread(self, live: LiveTable, use: bool) -> None:
-        if not use or live.row.thread_id is not None or live.row.lobby_message_id is None:
+    async def _open_thread(self, live: LiveTable, use: bool,
+                           payload: Mapping[str, Any] | None = None) -> None:
+        payload = payload or {}
+        # A table started without a lobby (a tournament's round) opens a thread of its own:
+        # no message in the channel first, whose 5 posts per 5 s would hold a round's start.
+        standalone = payload.get("round") is not None
+        if not use or live.row.thread_id is not None or (
+                live.row.lobby_message_id is None and not standalone):
             return
         locale = live.row.locale
-        name = clip(t("thread.name", locale, game=t(f"{self.game_key}.name", locale),
-                      table=live.id), THREAD_NAME)
+        if standalone:
+            name = clip(t("tournament.thread", locale, name=str(payload.get("name", "")),
+                          round=payload["round"], board=payload.get("board", 1)), THREAD_NAME)
+        else:
+            name = clip(t("thread.name", locale, game=t(f"{self.game_key}.name", locale),
+                          table=live.id), THREAD_NAME)
         try:
             # The REST call itself: a partial lobby message carries no guild to build a Thread.
-            data = await self.bot.http.start_thread_with_message(
-                live.row.channel_id, live.row.lobby_message_id, name=name,
-                auto_archive_duration=1440)
+            if live.row.lobby_message_id is None:
+                data = await self.bot.http.start_thread_without_message(
+                    live.row.channel_id, name=name, auto_archive_duration=1440, type=11)
+            else:
+                data = await self.bot.http.start_thread_with_message(
+                    live.row.channel_id, live.row.lobby_message_id, name=name,
+                    auto_archive_duration=1440)
             thread_id = int(data["id"])
         except discord.HTTPException as exc:
             if exc.code == THREAD_EXISTS:
@@ -198,24 +210,6 @@ class PublishMixin(CogPart):
                 log.info("table %s: no thread (%s), playing in the channel", live.id, exc.status)
                 return
         await self.tables.set_surface(live, thread_id=thread_id)
-
-    async def _post_card(self, live: LiveTable, payload: Mapping[str, Any]) -> None:
-        """A table that started without a lobby (a tournament's round) gets its message in
-        the channel, which its thread opens from: what the table is, and who plays."""
-        if live.row.lobby_message_id is not None:
-            return
-        locale, rev = live.row.locale, live.row.rev
-        players = ", ".join(discord.utils.escape_markdown(s.name) for s in live.row.seats)
-        text = t("tournament.table_card", locale, name=str(payload.get("name", "")),
-                 round=payload.get("round", 1), board=payload.get("board", 1), players=players)
-        try:
-            message = await self.channel(live.row.channel_id).send(
-                clip(text, CONTENT), embed=self.lobby_embed(live, locale),
-                allowed_mentions=NO_MENTIONS)
-        except discord.Forbidden as exc:
-            await self._lost_permission(live, exc)
-            raise  # unreachable: _lost_permission raises
-        await self.tables.set_surface(live, lobby_message_id=message.id, lobby_rev=rev)
 
     async def _announce_start(self, live: LiveTable, first: int | None) -> None:
         locale = live.row.locale
