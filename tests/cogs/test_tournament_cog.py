@@ -153,3 +153,15 @@ async def test_set_a_result_by_hand_closes_the_table_and_is_announced(harness):
     assert (await h.bot.store.get_table(games[0].table_id)).status == "cancelled"
     events = await h.bot.store.tournament_events(tid, undelivered=False)
     assert [e[2]["by"] for e in events if e[1] == "manual"] == [ORGANIZER.id]
+
+
+async def test_a_swiss_of_ai_seats_played_end_to_end_through_the_stand_in(database):
+    """The bench plays 64 players over 6 rounds; the suite a smaller field, the same checks."""
+    from bot.tools.benchmarks.tournament import swiss_standin
+
+    figures = await swiss_standin(database, 12, 4, time_scale=100.0)
+    assert figures["status"] == "finished" and figures["games"] == 4 * 6
+    assert figures["rematches"] == 0 and figures["most_byes"] <= 1
+    assert figures["standings_match_results"], figures["problems"]
+    assert figures["429s"] == 0
+    assert [s["tables"] for s in figures["round_starts"]] == [6, 6, 6, 6]
