@@ -165,3 +165,76 @@ async def test_a_swiss_of_ai_seats_played_end_to_end_through_the_stand_in(databa
     assert figures["standings_match_results"], figures["problems"]
     assert figures["429s"] == 0
     assert [s["tables"] for s in figures["round_starts"]] == [6, 6, 6, 6]
+
+
+async def test_check_in_then_start_with_those_who_checked_in(harness):
+    h = harness
+    now = [h.bot.store.clock()]
+    h.bot.store.clock = lambda: now[0]
+    tid = await create(h, game="sensei", format="swiss", rounds=1, checkin=10, starts_in=30)
+    message = tournament_message(h)
+    for p in PLAYERS[:3]:
+        await h.click(p, message, button(message, "join"))
+    message = h.fake.messages[int(message["id"])]
+    token = await h.click(PLAYERS[0], message, button(message, "checkin"))
+    assert "not open yet" in h.reply_text(token)
+    now[0] += 20 * 60 + 1
+    await cog(h).clock.run_due()
+    await settle(h)
+    opened = [m for m in h.fake.channel_messages(CHANNEL_ID) if "Check-in" in m["content"]]
+    assert opened and all(f"<@{p.id}>" in opened[-1]["content"] for p in PLAYERS[:3])
+    for p in PLAYERS[:2]:
+        await h.click(p, message, button(message, "checkin"))
+    now[0] += 10 * 60
+    await cog(h).clock.run_due()
+    await settle(h)
+    entrants = await h.bot.store.entrants(tid)
+    assert [e.user_id for e in entrants] == [p.id for p in PLAYERS[:2]]
+    games = await h.bot.store.tournament_games(tid)
+    assert len(games) == 1 and set(games[0].seats) == {p.id for p in PLAYERS[:2]}
+
+
+async def decide_people(h, tid: int, round_no: int) -> None:
+    """The organizer decides the games people were to play (the AI tables play themselves):
+    the first person at the table wins."""
+    for g in await h.bot.store.tournament_games(tid):
+        people = [p for p in PLAYERS if p.id in g.seats]
+        if g.round == round_no and g.points is None and people:
+            await h.command(ORGANIZER, "tournament", "result", round=round_no, table=g.board,
+                            winner=people[0], tournament=tid)
+
+
+async def test_pause_resume_drop_and_stats(harness):
+    h = harness
+    tid = await create(h, game="sensei", format="swiss", rounds=2, clock=0, rated=False)
+    message = tournament_message(h)
+    for p in PLAYERS[:2]:
+        await h.click(p, message, button(message, "join"))
+    await h.command(ORGANIZER, "tournament", "ai", level="easy", tournament=tid)
+    await h.command(ORGANIZER, "tournament", "ai", level="easy", tournament=tid)
+    await h.click(ORGANIZER, message, button(message, "start"))
+    await settle(h)
+    token = await h.command(ORGANIZER, "tournament", "pause", tournament=tid)
+    assert "paused" in h.reply_text(token)
+    token = await h.command(ORGANIZER, "tournament", "pause", tournament=tid)
+    assert "not running" in h.reply_text(token)
+    await h.command(ORGANIZER, "tournament", "drop", player=PLAYERS[1], tournament=tid)
+    await decide_people(h, tid, 1)
+    await settle(h)
+    await cog(h).clock.run_due()
+    assert (await h.bot.store.get_tournament(tid)).round == 1  # paused: no new round
+    await h.command(ORGANIZER, "tournament", "resume", tournament=tid)
+    await settle(h)
+    await cog(h).clock.run_due()
+    await decide_people(h, tid, 2)
+    await play_out(h, tid)
+    tour = await h.bot.store.get_tournament(tid)
+    assert tour.status == "finished"
+    round2 = [g for g in await h.bot.store.tournament_games(tid) if g.round == 2]
+    assert all(PLAYERS[1].id not in g.seats for g in round2)
+    lines = " ".join(m["content"] for m in h.fake.channel_messages(CHANNEL_ID))
+    for said in ("was paused by", "was resumed by", "was removed from the next rounds",
+                 "set the result of table"):
+        assert said in lines
+    token = await h.command(PLAYERS[0], "stats")
+    assert "tournaments played 1" in h.reply_text(token)
