@@ -213,3 +213,58 @@ async def test_pause_drop_cancel_and_check_in(database):
     assert stopped == tables
     assert (await svc.store.get_table(tables[0])).status == "cancelled"
     await svc.store.close()
+
+
+async def play_through(svc: TournamentService, tid: int) -> list:
+    for _ in range(30):
+        what, _ = await svc.advance(tid)
+        tour = await svc.store.get_tournament(tid)
+        if tour.status == "finished":
+            return await svc.store.tournament_games(tid)
+        await finish_round(svc, tid, tour.round)
+    raise AssertionError("did not finish")
+
+
+async def test_round_robin_and_knockout_run_to_their_end(database):
+    svc = await service(database)
+    rr = await tournament(svc, 5, fmt="round_robin")
+    games = await play_through(svc, rr.id)
+    assert (await svc.store.get_tournament(rr.id)).rounds == 5
+    pairs = [frozenset(g.seats) for g in games if len(g.seats) == 2]
+    assert len(pairs) == len(set(pairs)) == 10  # everyone met everyone once
+    assert sorted(g.seats[0] for g in games if len(g.seats) == 1) == [100, 101, 102, 103, 104]
+    ko = await tournament(svc, 6, fmt="knockout")
+    games = await play_through(svc, ko.id)
+    tour = await svc.store.get_tournament(ko.id)
+    assert tour.rounds == 3 and tour.round == 3
+    final = [g for g in games if g.round == 3]
+    assert len(final) == 1 and tour.winner_id in final[0].seats
+    assert [g.seats for g in games if g.round == 1 and len(g.seats) == 1] == [(100,), (101,)]
+    await svc.store.close()
+
+
+async def test_narabi_duplicate_deals_the_same_to_every_team(database):
+    svc = await service(database)
+    t = await svc.create(guild_id=1, channel_id=5, organizer_id=7, name="Dup", game="narabi",
+                         options={}, fmt="duplicate", rounds=2, per_table=3, turn_limit=None,
+                         rated=True, starts_at=svc.store.clock(), checkin=None,
+                         round_every=None, locale="en-US", seed=42)
+    assert not t.rated  # a cooperative game keeps no rating
+    with pytest.raises(TournamentError):
+        await svc.create(guild_id=1, channel_id=5, organizer_id=7, name="No", game="narabi",
+                         options={}, fmt="swiss", rounds=2, per_table=3, turn_limit=None,
+                         rated=True, starts_at=svc.store.clock(), checkin=None,
+                         round_every=None, locale="en-US", seed=42)
+    for i in range(6):
+        await svc.join(t.id, 100 + i, f"P{i}")
+    what, tables = await svc.advance(t.id)
+    assert what == "round" and len(tables) == 2
+    rows = [await svc.store.get_table(tid) for tid in tables]
+    assert rows[0].seed == rows[1].seed and len(rows[0].seats) == len(rows[1].seats) == 3
+    first, second = [await svc.tables.get(tid) for tid in tables]
+    assert first.game.public_view() == second.game.public_view()
+    await finish_round(svc, t.id, 1)
+    standing = await svc.standing(t.id)
+    # Both teams abandoned the same deal: a tie, half a matchpoint each.
+    assert {r.score for r in standing.rows} == {0.5}
+    await svc.store.close()
