@@ -31,8 +31,7 @@ async def report_to_tournament(tx: Tx, table_id: int, result: dict[str, Any],
     # The tournament's row first: two tables of a round ending at once in two transactions
     # (PostgreSQL runs them side by side) take turns here, so the second one's count below
     # sees the first one's points and exactly one of them ends the round.
-    await tx.execute("UPDATE tournaments SET rev=rev+1, updated_at=? WHERE id=?",
-                     (now, tournament_id))
+    await tx.execute("UPDATE tournaments SET updated_at=? WHERE id=?", (now, tournament_id))
     points = table_points(len(loads(seats)), result.get("winners") or (), bool(result.get("draw")))
     details = result.get("details") or {}
     detail = {"reason": result.get("reason"), "turns": details.get("turns")}
