@@ -293,6 +293,7 @@ class TournamentService:
             await self.store.set_tournament_status(t.id, "cancelled", 0, ("open",))
             await self.store.postpone_tournament(t.id, None, ("too_few", {"count": len(playing)}))
             return "too_few", []
+        playing = await self._seeded(t, playing)
         rounds = t.rounds
         if t.format == "round_robin":
             rounds = round_robin_rounds(len(playing))
@@ -300,6 +301,20 @@ class TournamentService:
             rounds = knockout_rounds(len(playing))
         return await self._open(t, 1, playing, [], left=[e.user_id for e in playing],
                                 rounds=rounds)
+
+    async def _seeded(self, t: TournamentRow, playing: list[EntrantRow]) -> list[EntrantRow]:
+        """The starting ranks: by rating in this server (highest first) for a rated
+        tournament, players without a rating after those with one; by the order they joined
+        otherwise (and among the unrated)."""
+        if not t.rated:
+            return playing
+        board, count = await self.store.leaderboard(t.guild_id, t.game, 0, 0)
+        board, _ = await self.store.leaderboard(t.guild_id, t.game, 0, count)
+        shown = {uid: rating.shown for uid, rating in board}
+        ordered = sorted(playing, key=lambda e: (e.user_id not in shown,
+                                                 -shown.get(e.user_id, 0.0), e.rank))
+        return [EntrantRow(e.user_id, e.name, rank, e.ai, e.locale, e.checked_in, e.dropped)
+                for rank, e in enumerate(ordered, start=1)]
 
     async def _next(self, t: TournamentRow, games: list[GameRow]) -> tuple[str, list[int]]:
         entrants = await self.store.entrants(t.id)

@@ -220,7 +220,8 @@ class TournamentQueries(StoreCore):
         """Round ``round_no`` with its tables (each a running game, dealt) and byes (board,
         entrant), in one transaction guarded by the tournament's version: refused
         (StaleWrite) when another process or an earlier attempt paired it already.
-        ``entrants_left``: at round 1, who plays (the checked in); the others are removed."""
+        ``entrants_left``: at round 1, who plays (the checked in), in seeding order; the
+        others are removed."""
         now = self.clock()
 
         async def job(tx: Tx) -> list[int]:
@@ -234,12 +235,17 @@ class TournamentQueries(StoreCore):
             await tx.execute("INSERT INTO tournament_rounds (tournament_id, number, seed, "
                              "started_at) VALUES (?,?,?,?)", (t.id, round_no, round_seed, now))
             if entrants_left is not None:
-                kept = {int(u) for u in entrants_left}
+                # Who plays, in their seeding order (the others did not check in).
+                kept = {int(u): rank for rank, u in enumerate(entrants_left, start=1)}
                 for (uid,) in await tx.fetch("SELECT user_id FROM tournament_entrants "
                                              "WHERE tournament_id=?", (t.id,)):
                     if uid not in kept:
                         await tx.execute("DELETE FROM tournament_entrants WHERE tournament_id=? "
                                          "AND user_id=?", (t.id, uid))
+                    else:
+                        await tx.execute("UPDATE tournament_entrants SET rank=? "
+                                         "WHERE tournament_id=? AND user_id=?",
+                                         (kept[uid], t.id, uid))
             ids = []
             for table in tables:
                 table_id = await tx.fetchval(

@@ -34,6 +34,16 @@ if TYPE_CHECKING:
     from bot.client import TabletopBot
 
 
+async def which_tournament(interaction: discord.Interaction,
+                           current: str) -> list[app_commands.Choice[int]]:
+    """The server's tournaments (newest first) matching what was typed, by name or number."""
+    found = await interaction.client.store.tournaments_of(  # type: ignore[attr-defined]
+        interaction.guild_id, ("open", "running", "paused", "finished"))
+    typed = current.strip().lower().lstrip("#")
+    return [app_commands.Choice(name=clip(f"#{x.id} {x.name}", 100), value=x.id)
+            for x in found if typed in x.name.lower() or typed in str(x.id)][:25]
+
+
 class Tournaments(TournamentSurfaces, commands.Cog):
     group = app_commands.Group(name=command_name("tournament"),
                                description=command_text("cmd.tournament.description"),
@@ -204,6 +214,7 @@ class Tournaments(TournamentSurfaces, commands.Cog):
     @group.command(name=command_name("standings"),
                    description=command_text("cmd.tournament.standings"))
     @app_commands.describe(tournament=command_text("cmd.tournament.which"))
+    @app_commands.autocomplete(tournament=which_tournament)
     @named_options
     async def standings(self, interaction: discord.Interaction,
                         tournament: int | None = None) -> None:
@@ -214,12 +225,14 @@ class Tournaments(TournamentSurfaces, commands.Cog):
 
     @group.command(name=command_name("pause"), description=command_text("cmd.tournament.pause"))
     @app_commands.describe(tournament=command_text("cmd.tournament.which"))
+    @app_commands.autocomplete(tournament=which_tournament)
     @named_options
     async def pause(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         await self._control(interaction, tournament, "pause")
 
     @group.command(name=command_name("resume"), description=command_text("cmd.tournament.resume"))
     @app_commands.describe(tournament=command_text("cmd.tournament.which"))
+    @app_commands.autocomplete(tournament=which_tournament)
     @named_options
     async def resume(self, interaction: discord.Interaction,
                      tournament: int | None = None) -> None:
@@ -227,6 +240,7 @@ class Tournaments(TournamentSurfaces, commands.Cog):
 
     @group.command(name=command_name("cancel"), description=command_text("cmd.tournament.cancel"))
     @app_commands.describe(tournament=command_text("cmd.tournament.which"))
+    @app_commands.autocomplete(tournament=which_tournament)
     @named_options
     async def cancel(self, interaction: discord.Interaction,
                      tournament: int | None = None) -> None:
@@ -235,6 +249,7 @@ class Tournaments(TournamentSurfaces, commands.Cog):
     @group.command(name=command_name("drop"), description=command_text("cmd.tournament.drop"))
     @app_commands.describe(player=command_text("cmd.tournament.player"),
                            tournament=command_text("cmd.tournament.which"))
+    @app_commands.autocomplete(tournament=which_tournament)
     @named_options
     async def drop(self, interaction: discord.Interaction, player: discord.User,
                    tournament: int | None = None) -> None:
@@ -246,6 +261,7 @@ class Tournaments(TournamentSurfaces, commands.Cog):
                            winner=command_text("cmd.tournament.winner"),
                            draw=command_text("cmd.tournament.draw"),
                            tournament=command_text("cmd.tournament.which"))
+    @app_commands.autocomplete(tournament=which_tournament)
     @named_options
     async def result(self, interaction: discord.Interaction,
                      round: app_commands.Range[int, 1, 99], table: app_commands.Range[int, 1, 999],
@@ -260,6 +276,7 @@ class Tournaments(TournamentSurfaces, commands.Cog):
     @group.command(name=command_name("ai"), description=command_text("cmd.tournament.ai"))
     @app_commands.describe(level=command_text("cmd.tournament.level"),
                            tournament=command_text("cmd.tournament.which"))
+    @app_commands.autocomplete(tournament=which_tournament)
     @app_commands.choices(level=LEVEL_CHOICES)
     @named_options
     async def ai(self, interaction: discord.Interaction, level: str,

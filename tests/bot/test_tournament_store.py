@@ -233,7 +233,7 @@ async def test_round_robin_and_knockout_run_to_their_end(database):
     pairs = [frozenset(g.seats) for g in games if len(g.seats) == 2]
     assert len(pairs) == len(set(pairs)) == 10  # everyone met everyone once
     assert sorted(g.seats[0] for g in games if len(g.seats) == 1) == [100, 101, 102, 103, 104]
-    ko = await tournament(svc, 6, fmt="knockout")
+    ko = await tournament(svc, 6, fmt="knockout", rated=False)  # seeded as they joined
     games = await play_through(svc, ko.id)
     tour = await svc.store.get_tournament(ko.id)
     assert tour.rounds == 3 and tour.round == 3
@@ -267,4 +267,28 @@ async def test_narabi_duplicate_deals_the_same_to_every_team(database):
     standing = await svc.standing(t.id)
     # Both teams abandoned the same deal: a tie, half a matchpoint each.
     assert {r.score for r in standing.rows} == {0.5}
+    await svc.store.close()
+
+
+async def test_a_rated_tournament_seeds_by_rating(database):
+    svc = await service(database)
+    first = await tournament(svc, 2, rounds=1)
+    await svc.advance(first.id)
+    game = (await svc.store.tournament_games(first.id))[0]
+    live = await svc.tables.get(game.table_id)
+    loser = live.row.seats[live.game.to_move].user_id
+    await svc.tables.act(game.table_id, loser, {"type": "resign"})
+    winner = next(uid for uid in game.seats if uid != loser)
+    # A second tournament: the winner joined last, yet is seeded first; the unrated after.
+    t = await svc.create(guild_id=1, channel_id=6, organizer_id=7, name="Two", game="sensei",
+                         options={}, fmt="knockout", rounds=None, per_table=2, turn_limit=None,
+                         rated=True, starts_at=svc.store.clock(), checkin=None,
+                         round_every=None, locale="en-US", seed=3)
+    for uid in (500, 501, loser, winner):
+        await svc.join(t.id, uid, f"U{uid}")
+    await svc.advance(t.id)
+    ranks = {e.user_id: e.rank for e in await svc.store.entrants(t.id)}
+    assert ranks == {winner: 1, loser: 2, 500: 3, 501: 4}
+    games = [g.seats for g in await svc.store.tournament_games(t.id)]
+    assert {frozenset(s) for s in games} == {frozenset((winner, 501)), frozenset((loser, 500))}
     await svc.store.close()

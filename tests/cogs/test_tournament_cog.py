@@ -238,3 +238,18 @@ async def test_pause_resume_drop_and_stats(harness):
         assert said in lines
     token = await h.command(PLAYERS[0], "stats")
     assert "tournaments played 1" in h.reply_text(token)
+
+
+async def test_the_tournament_option_suggests_this_server_s_tournaments(harness):
+    h = harness
+    first = await create(h, game="sensei", format="swiss", rounds=2, name="Spring cup")
+    second = await create(h, game="sarena", format="knockout", name="Autumn cup")
+    token, payload = h._base(PLAYERS[0], CHANNEL_ID, 4)
+    payload["data"] = {"id": "1", "name": "tournament", "type": 1, "options": [
+        {"name": "standings", "type": 1, "options": [
+            {"name": "tournament", "type": 4, "value": "autumn", "focused": True}]}]}
+    h.bot._connection.parse_interaction_create(payload)
+    await settle(h)
+    choices = h.fake.replies(token)[0]["data"]["choices"]
+    assert choices == [{"name": f"#{second} Autumn cup", "value": second}]
+    assert first != second
