@@ -292,3 +292,33 @@ async def test_a_rated_tournament_seeds_by_rating(database):
     games = [g.seats for g in await svc.store.tournament_games(t.id)]
     assert {frozenset(s) for s in games} == {frozenset((winner, 501)), frozenset((loser, 500))}
     await svc.store.close()
+
+
+async def test_sarena_tables_of_three_and_four_grouped_by_score(database):
+    svc = await service(database)
+    t = await svc.create(guild_id=1, channel_id=5, organizer_id=7, name="Piles", game="sarena",
+                         options={}, fmt="swiss", rounds=2, per_table=4, turn_limit=None,
+                         rated=True, starts_at=svc.store.clock(), checkin=None,
+                         round_every=None, locale="en-US", seed=8)
+    for i in range(7):
+        await svc.join(t.id, 100 + i, f"P{i}")
+    for round_no in (1, 2):
+        what, tables = await svc.advance(t.id)
+        assert what == "round"
+        sizes = sorted([len((await svc.store.get_table(tid)).seats) for tid in tables])
+        assert sizes == [3, 4]
+        # Everyone but one resigns, one after the other: the last one in wins the table.
+        for tid in tables:
+            for _ in range(4):
+                live = await svc.tables.get(tid)
+                if live.row.status != "playing":
+                    break
+                seat = live.game.to_move
+                await svc.tables.act(tid, live.row.seats[seat].user_id, {"type": "resign"})
+    assert (await svc.advance(t.id))[0] == "finished"
+    games = await svc.store.tournament_games(t.id)
+    assert all(g.points is not None and sum(g.points) == 1.0 for g in games)
+    top = {uid for g in games if g.round == 1 for uid, p in zip(g.seats, g.points) if p == 1.0}
+    round2 = [set(g.seats) for g in games if g.round == 2]
+    assert any(top <= seats for seats in round2)  # the two winners of round 1 sit together
+    await svc.store.close()
