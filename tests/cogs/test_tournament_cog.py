@@ -192,6 +192,20 @@ async def test_check_in_then_start_with_those_who_checked_in(harness):
     assert [e.user_id for e in entrants] == [p.id for p in PLAYERS[:2]]
     games = await h.bot.store.tournament_games(tid)
     assert len(games) == 1 and set(games[0].seats) == {p.id for p in PLAYERS[:2]}
+    # The table's turn clock runs (10 minutes a turn by default; running out loses the game).
+    table = await h.bot.store.get_table(games[0].table_id)
+    assert table.deadline == now[0] + 600 and table.timeout_policy == "forfeit"
+    assert h.bot.turnclock._scheduled.get(table.id) == table.deadline
+    # Nobody shows up: the clock's policy decides the game, and the tournament hears of it.
+    live = await h.bot.tables.get(table.id)
+    absent = live.row.seats[live.game.to_move].user_id
+    now[0] = table.deadline + 1
+    await h.bot.turnclock.run_due()
+    await settle(h)
+    game = (await h.bot.store.tournament_games(tid))[0]
+    assert dict(zip(game.seats, game.points))[absent] == 0.0 and sum(game.points) == 1.0
+    await cog(h).clock.run_due()
+    assert (await h.bot.store.get_tournament(tid)).status == "finished"
 
 
 async def decide_people(h, tid: int, round_no: int) -> None:
