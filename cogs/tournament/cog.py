@@ -22,6 +22,7 @@ from bot.runtime.tournaments import TournamentClock
 from bot.store import StoreFailure
 from bot.store.tournaments import TournamentRow
 from bot.ui.limits import CONTENT, clip
+from bot.ui.permissions import missing_for_game
 from bot.ui.replies import ephemeral, update_message
 from bot.ui.style import NO_MENTIONS, ai_name, display_name
 from bot.ui.translator import command_name, command_text, named_options
@@ -175,6 +176,15 @@ class Tournaments(TournamentSurfaces, commands.Cog):
                      starts_in: app_commands.Range[int, 1, 10080] = 15, checkin: int = 0,
                      round_every: app_commands.Range[int, 5, 10080] | None = None,
                      variant: bool = False) -> None:
+        if isinstance(interaction.channel, discord.Thread):
+            await self.refuse(interaction, TournamentError("not_in_thread"))
+            return
+        missing = missing_for_game(interaction.app_permissions, in_thread=False)
+        if missing:
+            await ephemeral(interaction, "⚠️ " + t("error.missing_permissions", interaction.locale,
+                                                   permissions=", ".join(
+                f"**{t(f'perm.{name}', interaction.locale)}**" for name in missing)))
+            return
         locale = await self._public_locale(interaction)
         try:
             cls = game_class(game)

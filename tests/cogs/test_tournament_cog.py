@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.testing.fake_discord import CHANNEL_ID, Member, components_of
+from bot.testing.fake_discord import (ALL_PERMISSIONS as ALL, CHANNEL_ID, Member,
+                                     components_of, snowflake)
 from bot.tournaments import Entrant, Played, standings
 
 pytestmark = pytest.mark.usefixtures("no_missing_text")
@@ -267,3 +268,17 @@ async def test_the_tournament_option_suggests_this_server_s_tournaments(harness)
     choices = h.fake.replies(token)[0]["data"]["choices"]
     assert choices == [{"name": f"#{second} Autumn cup", "value": second}]
     assert first != second
+
+
+async def test_create_is_refused_where_tables_could_not_be_played(harness):
+    h = harness
+    h.fake.app_permissions = str(int(h.fake.app_permissions) & ~(1 << 11))  # no Send Messages
+    token = await h.command(ORGANIZER, "tournament", "create", game="sensei", format="swiss")
+    assert "Send Messages" in h.reply_text(token)
+    assert await h.bot.store.tournaments_of(h.fake.guild_id) == []
+    h.fake.app_permissions = ALL
+    thread = int(h.fake._thread(CHANNEL_ID, snowflake(), {"name": "chat"})["id"])
+    token = await h.command(ORGANIZER, "tournament", "create", thread, game="sensei",
+                            format="swiss")
+    assert "not in a thread" in h.reply_text(token)
+    assert await h.bot.store.tournaments_of(h.fake.guild_id) == []
