@@ -223,7 +223,9 @@ class TournamentSurfaces:
         lines = [t("tournament.field.game", locale, game=game),
                  t("tournament.field.format", locale, format=fmt),
                  t("tournament.field.table", locale, count=tour.per_table),
-                 t("tournament.field.clock", locale, clock=limit_text(tour.turn_limit, locale)),
+                 t("tournament.field.clock", locale, clock=t(
+                     "clock.per_turn", locale, time=limit_text(tour.turn_limit, locale))
+                   if tour.turn_limit else limit_text(None, locale)),
                  t("tournament.field.rated" if tour.rated else "tournament.field.unrated", locale)]
         if tour.status == "open":
             lines.append(t("tournament.field.starts", locale, when=stamp(tour.starts_at),
