@@ -213,6 +213,9 @@ class General(commands.Cog):
             points = await self.bot.store.rating_history(interaction.guild_id, game, who.id)
             if points:
                 series.append((t(f"{game}.name", locale), points))
+        played, won = await self.bot.store.event_stats(interaction.guild_id, who.id)
+        if played:
+            lines.append(t("tournament.stats", locale, member=who.mention, played=played, won=won))
         if not server:
             lines.append(t("stats.none", locale))
         elif not mine:

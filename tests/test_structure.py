@@ -17,7 +17,7 @@ MAX_LINES = 500
 
 #: floor of each part of the tree, lowest first; a module may import its own floor and below
 FLOORS = [
-    ("bot.games",),
+    ("bot.games", "bot.tournaments"),
     ("bot.errors", "bot.logs", "bot.i18n", "bot.glossary", "bot.register", "bot.markdown"),
     ("bot.store",),
     ("bot.config",),

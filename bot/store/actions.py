@@ -9,6 +9,7 @@ from .core import StoreCore
 from .errors import StaleWrite
 from .results import insert_result, rate_result
 from .rows import TableRow, dumps, loads, pack_log, unpack_log
+from .tournaments import report_to_tournament
 from .tx import Tx
 
 
@@ -67,6 +68,8 @@ class ActionQueries(StoreCore):
                            (table.id, timed_out_seat))
             if result is not None:
                 await insert_result(tx, table, result, outcomes or [], now)
+                # A tournament's table reports to its event in the same transaction.
+                await report_to_tournament(tx, table.id, result, now)
                 # In the same transaction as the end: a game is rated once, or never.
                 await rate_result(tx, table, result, cooperative, now, self.rated_per_day)
                 await tx.execute("DELETE FROM actions WHERE table_id=?", (table.id,))

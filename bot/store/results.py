@@ -8,6 +8,7 @@ from typing import Any
 from . import ratings
 from .core import StoreCore
 from .rows import TableRow, dumps, loads
+from .tournaments import tournament_rated
 from .tx import Tx
 
 
@@ -45,6 +46,8 @@ async def rate_result(tx: Tx, table: TableRow, result: dict[str, Any],
     same_today = sum(users == people for users in players_of.values())
     why = ratings.unrated_reason(cooperative=cooperative, result=result, seats=seats,
                                  same_players_today=same_today, per_day=per_day)
+    if why is None and await tournament_rated(tx, table.id) is False:
+        why = "tournament"  # an unrated tournament's games leave the ratings alone
     if why is not None:
         await tx.execute("UPDATE results SET unrated=? WHERE table_id=?", (why, table.id))
         return

@@ -204,6 +204,85 @@ MIGRATIONS: tuple[str, ...] = (
         created_at REAL    NOT NULL
     );
     """,
+    # Tournaments: a scheduler above ordinary tables. A round is paired once (its primary
+    # key, and the tournament's version guard); a game's points are written by the same
+    # transaction that ends its table (``points`` set once, from NULL). ``events`` keeps what
+    # was announced in the tournament's channel (and the organizers' changes) for good.
+    """
+    CREATE TABLE tournaments (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id     INTEGER,
+        channel_id   INTEGER NOT NULL,
+        message_id   INTEGER,
+        organizer_id INTEGER NOT NULL,
+        name         TEXT    NOT NULL,
+        game         TEXT    NOT NULL,
+        options      TEXT    NOT NULL,
+        format       TEXT    NOT NULL,
+        rounds       INTEGER NOT NULL,
+        per_table    INTEGER NOT NULL,
+        turn_limit   REAL,
+        timeout_policy TEXT  NOT NULL,
+        rated        INTEGER NOT NULL,
+        starts_at    REAL    NOT NULL,
+        checkin      REAL,
+        round_every  REAL,
+        status       TEXT    NOT NULL CHECK (status IN ('open','running','paused','finished','cancelled')),
+        round        INTEGER NOT NULL DEFAULT 0,
+        version      INTEGER NOT NULL DEFAULT 0,
+        seed         INTEGER NOT NULL,
+        locale       TEXT    NOT NULL,
+        next_at      REAL,
+        winner_id    INTEGER,
+        rev          INTEGER NOT NULL DEFAULT 1,
+        shown_rev    INTEGER NOT NULL DEFAULT 0,
+        created_at   REAL    NOT NULL,
+        updated_at   REAL    NOT NULL
+    );
+    CREATE INDEX tournaments_due ON tournaments(next_at) WHERE next_at IS NOT NULL;
+    CREATE TABLE tournament_entrants (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        user_id       INTEGER NOT NULL,
+        name          TEXT    NOT NULL,
+        rank          INTEGER NOT NULL,
+        ai            TEXT,
+        locale        TEXT,
+        checked_in    INTEGER NOT NULL DEFAULT 0,
+        dropped       INTEGER,
+        PRIMARY KEY (tournament_id, user_id)
+    );
+    CREATE INDEX tournament_entrants_user ON tournament_entrants(user_id);
+    CREATE TABLE tournament_rounds (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        number        INTEGER NOT NULL,
+        seed          INTEGER NOT NULL,
+        started_at    REAL    NOT NULL,
+        ended_at      REAL,
+        PRIMARY KEY (tournament_id, number)
+    );
+    CREATE TABLE tournament_games (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        round         INTEGER NOT NULL,
+        board         INTEGER NOT NULL,
+        table_id      INTEGER,
+        seats         TEXT    NOT NULL,
+        points        TEXT,
+        detail        TEXT,
+        manual        INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tournament_id, round, board)
+    );
+    CREATE UNIQUE INDEX tournament_games_table ON tournament_games(table_id)
+        WHERE table_id IS NOT NULL;
+    CREATE TABLE tournament_events (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        kind          TEXT    NOT NULL,
+        payload       TEXT    NOT NULL,
+        delivered     INTEGER NOT NULL DEFAULT 0,
+        at            REAL    NOT NULL
+    );
+    CREATE INDEX tournament_events_due ON tournament_events(tournament_id) WHERE delivered = 0;
+    """,
 )
 
 #: the single-row table that says which migrations were applied (a database made before it
@@ -239,4 +318,4 @@ def for_postgres(statement: str) -> str:
 
 
 #: tables with an identity key (their sequence follows copied rows)
-IDENTITY_TABLES = ("game_tables", "questions", "outbox")
+IDENTITY_TABLES = ("game_tables", "questions", "outbox", "tournaments", "tournament_events")

@@ -17,6 +17,7 @@ from .results import ResultQueries
 from .reviews import ReviewQueries
 from .settings import SettingQueries
 from .tables import TableQueries
+from .tournaments import TournamentQueries
 
 
 class Store(
@@ -25,6 +26,7 @@ class Store(
     ResultQueries,    # results, ratings, stats (results.py)
     SettingQueries,   # turn clocks, heartbeat, server and member settings (settings.py)
     ReviewQueries,    # finished games' reviews (reviews.py)
+    TournamentQueries,  # tournaments, their rounds and games (tournaments.py)
     StoreCore,        # open, close, the group commit, shared reads (core.py): always last
 ):
     """The whole store: ``await Store.open(target)``."""

@@ -33,6 +33,11 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("heartbeat", "id"),
     ("shard_heartbeat", "shard"),
     ("reviews", "table_id"),
+    ("tournaments", "id"),
+    ("tournament_entrants", "tournament_id, user_id"),
+    ("tournament_rounds", "tournament_id, number"),
+    ("tournament_games", "tournament_id, round, board"),
+    ("tournament_events", "id"),
 )
 CHUNK = 500
 

@@ -302,6 +302,12 @@ class FakeDiscord:
                     raise Refusal(400, {"code": 160004, "message": "A thread has already been "
                                         "created for this message"})
                 return self._thread(channel_id, message_id, body)
+        if parts[0] == "channels" and len(parts) == 3 and parts[2] == "threads" \
+                and method == "POST":
+            # A thread without a starter message (its id is new, not a message's).
+            if self.deny_threads:
+                raise Refusal(403, {"code": 50013, "message": "Missing Permissions"})
+            return self._thread(int(parts[1]), snowflake(), body)
         if parts[0] == "applications" and parts[-1] == "commands" and method == "PUT":
             return [dict(c, id=str(snowflake()), application_id=str(APP_ID), version="1")
                     for c in body]

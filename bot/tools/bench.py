@@ -21,6 +21,7 @@ from .benchmarks.interactions import bench_interactions, bench_starts
 from .benchmarks.load import bench_ai_load, bench_par, bench_par_load, print_par
 from .benchmarks.metrics_cost import bench_metrics_cost
 from .benchmarks.storage import bench_finished_size, bench_restore
+from .benchmarks import tournament
 
 
 def bench_replay(turns: int = 60) -> dict[str, Any]:
@@ -85,6 +86,7 @@ def main(*, json_output: bool = False, quick: bool = False, db: str = "both") ->
         "replay": bench_replay(60),
         "games": bench_games(quick),
         "backends": bench_backends(["sqlite", "postgres"] if db == "both" else [db], quick),
+        "tournament": tournament.bench(quick),
     }
     if json_output:
         json.dump(figures, sys.stdout, indent=2)
@@ -148,4 +150,5 @@ def main(*, json_output: bool = False, quick: bool = False, db: str = "both") ->
                           for k, v in numbers.items())
         print(f"{game}: {shown}")
     print_backends(figures["backends"])
+    tournament.print_figures(figures["tournament"])
     return 0

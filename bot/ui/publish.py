@@ -92,7 +92,7 @@ class PublishMixin(CogPart):
         """Post one outbox item. Games add their own kinds through ``deliver_extra``."""
         locale = live.row.locale
         if kind == "thread":
-            await self._open_thread(live, bool(payload.get("use")))
+            await self._open_thread(live, bool(payload.get("use")), payload)
         elif kind == "announce":
             await self._announce_start(live, payload.get("first", self.game(live).to_move))
         elif kind == "log":
@@ -175,17 +175,31 @@ class PublishMixin(CogPart):
             await self.tables.set_surface(live, thread_id=None, board_message_id=None)
             return await self.channel(live.row.game_channel_id).send(clip(text, CONTENT), **kwargs)
 
-    async def _open_thread(self, live: LiveTable, use: bool) -> None:
-        if not use or live.row.thread_id is not None or live.row.lobby_message_id is None:
+    async def _open_thread(self, live: LiveTable, use: bool,
+                           payload: Mapping[str, Any] | None = None) -> None:
+        payload = payload or {}
+        # A table started without a lobby (a tournament's round) opens a thread of its own:
+        # no message in the channel first, whose 5 posts per 5 s would hold a round's start.
+        standalone = payload.get("round") is not None
+        if not use or live.row.thread_id is not None or (
+                live.row.lobby_message_id is None and not standalone):
             return
         locale = live.row.locale
-        name = clip(t("thread.name", locale, game=t(f"{self.game_key}.name", locale),
-                      table=live.id), THREAD_NAME)
+        if standalone:
+            name = clip(t("tournament.thread", locale, name=str(payload.get("name", "")),
+                          round=payload["round"], board=payload.get("board", 1)), THREAD_NAME)
+        else:
+            name = clip(t("thread.name", locale, game=t(f"{self.game_key}.name", locale),
+                          table=live.id), THREAD_NAME)
         try:
             # The REST call itself: a partial lobby message carries no guild to build a Thread.
-            data = await self.bot.http.start_thread_with_message(
-                live.row.channel_id, live.row.lobby_message_id, name=name,
-                auto_archive_duration=1440)
+            if live.row.lobby_message_id is None:
+                data = await self.bot.http.start_thread_without_message(
+                    live.row.channel_id, name=name, auto_archive_duration=1440, type=11)
+            else:
+                data = await self.bot.http.start_thread_with_message(
+                    live.row.channel_id, live.row.lobby_message_id, name=name,
+                    auto_archive_duration=1440)
             thread_id = int(data["id"])
         except discord.HTTPException as exc:
             if exc.code == THREAD_EXISTS:

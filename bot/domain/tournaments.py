@@ -1,0 +1,399 @@
+"""Tournaments over tables: creating one, entrants joining, leaving and checking in, the
+organizer's controls, and the step the scheduler takes when a tournament is due (start, open
+the next round, finish). Pairing is pure (``bot/tournaments``); a round's tables are ordinary
+tables, dealt here and written with the round in one transaction.
+
+Nothing here talks to Discord: the cog presents, the scheduler (``bot/runtime``) calls
+``advance`` when a tournament is due.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from ..games import game_class
+from ..games.registry import is_game
+from ..store import SeatRow, StaleWrite, Store
+from ..store.tournaments import EntrantRow, GameRow, NewTable, TournamentRow
+from ..tournaments import (Entrant, Played, Row, knockout_rounds, pair_round,
+                           round_robin_rounds, standings)
+from ..tournaments.pairing import knockout_winner
+from .tables import TableService
+
+log = logging.getLogger(__name__)
+
+#: the time controls a tournament offers (seconds a turn; 0: none)
+TURN_LIMITS = (0, 120, 600, 3600, 86_400)
+MAX_ROUNDS = 20
+MAX_ENTRANTS = 1024
+
+
+class TournamentError(Exception):
+    """A refused request, as a catalog key under ``tournament.error.``."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+def derive_seed(*parts: int) -> int:
+    """A deal's seed from the tournament's seed and where the deal is (round, size …):
+    the same everywhere, so a duplicate round's teams of one size get the same deal."""
+    digest = hashlib.blake2b(":".join(str(p) for p in parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def check_format(game: str, fmt: str, per_table: int) -> None:
+    """Refuse a format the game cannot be played in."""
+    if not is_game(game):
+        raise TournamentError("bad_game")
+    cls = game_class(game)
+    if not cls.min_seats <= per_table <= cls.max_seats:
+        raise TournamentError("bad_table_size", min=cls.min_seats, max=cls.max_seats)
+    if cls.cooperative != (fmt == "duplicate"):
+        raise TournamentError("duplicate_only" if cls.cooperative else "duplicate_narabi")
+    if fmt in ("round_robin", "knockout") and per_table != 2:
+        raise TournamentError("two_only")
+
+
+@dataclass
+class Standing:
+    tournament: TournamentRow
+    entrants: list[EntrantRow]
+    games: list[GameRow]
+    rows: list[Row]
+
+    def name_of(self, user_id: int) -> str:
+        return next((e.name for e in self.entrants if e.user_id == user_id), "?")
+
+
+def played_of(games: Sequence[GameRow]) -> list[Played]:
+    return [Played(g.round, g.board, g.seats, g.points) for g in games]
+
+
+def duplicate_points(games: Sequence[GameRow]) -> list[GameRow]:
+    """Narabi duplicate: teams of one size in a round played the same deal; each team scores
+    its matchpoints among them (1 for each team it beat, ½ for each tie, over the teams it is
+    compared with): a solved deal beats an unsolved one, and fewer switches beat more."""
+    out: list[GameRow] = []
+    groups: dict[tuple[int, int], list[GameRow]] = {}
+    for g in games:
+        if g.points is None or len(g.seats) < 2 or g.manual:
+            out.append(g)
+            continue
+        groups.setdefault((g.round, len(g.seats)), []).append(g)
+
+    def merit(g: GameRow) -> tuple[int, int]:
+        detail = g.detail or {}
+        solved = (g.points or (0,))[0] > 0
+        turns = detail.get("turns") or 0
+        return (1 if solved else 0, -turns if solved else 0)
+
+    for group in groups.values():
+        for g in group:
+            others = [o for o in group if o is not g]
+            if others:
+                mine = merit(g)
+                mp = sum(1.0 if mine > merit(o) else 0.5 if mine == merit(o) else 0.0
+                         for o in others) / len(others)
+            else:
+                mp = 1.0 if merit(g)[0] else 0.0
+            out.append(GameRow(g.round, g.board, g.table_id, g.seats,
+                               tuple(round(mp, 4) for _ in g.seats), g.detail, g.manual))
+    out.sort(key=lambda g: (g.round, g.board))
+    return out
+
+
+class TournamentService:
+    def __init__(self, store: Store, tables: TableService) -> None:
+        self.store = store
+        self.tables = tables
+
+    # -- creating and joining -------------------------------------------------------------
+
+    async def create(self, *, guild_id: int | None, channel_id: int, organizer_id: int,
+                     name: str, game: str, options: dict[str, Any] | None, fmt: str,
+                     rounds: int | None, per_table: int, turn_limit: float | None,
+                     rated: bool, starts_at: float, checkin: float | None,
+                     round_every: float | None, locale: str, seed: int) -> TournamentRow:
+        check_format(game, fmt, per_table)
+        cls = game_class(game)
+        try:
+            normalized = cls.normalize_options(options)
+        except ValueError:
+            raise TournamentError("bad_options") from None
+        if fmt in ("swiss", "duplicate"):
+            if rounds is None or not 1 <= rounds <= MAX_ROUNDS:
+                raise TournamentError("bad_rounds", max=MAX_ROUNDS)
+        else:
+            rounds = 0  # set by the number of entrants at the start
+        if checkin is not None and checkin <= 0:
+            checkin = None
+        if starts_at < self.store.clock() - 60:
+            raise TournamentError("in_the_past")
+        policy = "ai" if cls.cooperative else "forfeit"
+        tid = await self.store.create_tournament(
+            guild_id=guild_id, channel_id=channel_id, organizer_id=organizer_id, name=name,
+            game=game, options=normalized, format=fmt, rounds=rounds, per_table=per_table,
+            turn_limit=turn_limit or None, timeout_policy=policy, rated=rated and not cls.cooperative,
+            starts_at=starts_at, checkin=checkin, round_every=round_every or None, seed=seed,
+            locale=locale)
+        found = await self.store.get_tournament(tid)
+        assert found is not None
+        return found
+
+    async def require(self, tournament_id: int) -> TournamentRow:
+        found = await self.store.get_tournament(tournament_id)
+        if found is None:
+            raise TournamentError("no_tournament")
+        return found
+
+    async def join(self, tournament_id: int, user_id: int, name: str,
+                   locale: str | None = None) -> TournamentRow:
+        t = await self.require(tournament_id)
+        if t.status != "open":
+            raise TournamentError("started")
+        entrants = await self.store.entrants(tournament_id)
+        if any(e.user_id == user_id for e in entrants):
+            raise TournamentError("already_joined")
+        if len(entrants) >= MAX_ENTRANTS:
+            raise TournamentError("full", max=MAX_ENTRANTS)
+        if not await self.store.add_entrant(tournament_id, user_id, name, locale):
+            raise TournamentError("started")
+        return await self.require(tournament_id)
+
+    async def add_ai(self, tournament_id: int, by: int, level: str, name: str) -> TournamentRow:
+        """The organizer enters an AI player (to make up numbers, or to try a format)."""
+        t = await self.require(tournament_id)
+        if t.status != "open":
+            raise TournamentError("started")
+        entrants = await self.store.entrants(tournament_id)
+        uid = min([0, *(e.user_id for e in entrants)]) - 1
+        count = sum(1 for e in entrants if e.ai is not None) + 1
+        if not await self.store.add_entrant(tournament_id, uid, f"{name} {count}", None, ai=level):
+            raise TournamentError("started")
+        return await self.require(tournament_id)
+
+    async def leave(self, tournament_id: int, user_id: int) -> TournamentRow:
+        t = await self.require(tournament_id)
+        if t.status != "open":
+            raise TournamentError("started")
+        if not await self.store.remove_entrant(tournament_id, user_id):
+            raise TournamentError("not_joined")
+        return await self.require(tournament_id)
+
+    async def check_in(self, tournament_id: int, user_id: int) -> TournamentRow:
+        t = await self.require(tournament_id)
+        now = self.store.clock()
+        if t.status != "open" or not t.checkin:
+            raise TournamentError("no_checkin")
+        if now < t.starts_at - t.checkin:
+            raise TournamentError("checkin_not_open")
+        if not any(e.user_id == user_id for e in await self.store.entrants(tournament_id)):
+            raise TournamentError("not_joined")
+        await self.store.check_in(tournament_id, user_id)
+        return await self.require(tournament_id)
+
+    # -- the organizer ---------------------------------------------------------------------
+
+    async def pause(self, tournament_id: int, by: int) -> None:
+        if not await self.store.set_tournament_status(tournament_id, "paused", by, ("running",)):
+            raise TournamentError("not_running")
+
+    async def resume(self, tournament_id: int, by: int) -> None:
+        if not await self.store.set_tournament_status(tournament_id, "running", by, ("paused",)):
+            raise TournamentError("not_paused")
+
+    async def cancel(self, tournament_id: int, by: int) -> list[int]:
+        """Cancel; returns the tables it stopped (their messages catch up)."""
+        games = await self.store.tournament_games(tournament_id)
+        if not await self.store.set_tournament_status(tournament_id, "cancelled", by,
+                                                      ("open", "running", "paused")):
+            raise TournamentError("over")
+        stopped = [g.table_id for g in games if g.table_id is not None and g.points is None]
+        for table_id in stopped:
+            self.tables._cache.pop(table_id, None)
+        return stopped
+
+    async def drop(self, tournament_id: int, user_id: int, by: int) -> None:
+        t = await self.require(tournament_id)
+        if t.status in ("finished", "cancelled"):
+            raise TournamentError("over")
+        if not await self.store.drop_entrant(tournament_id, user_id, by):
+            raise TournamentError("not_joined")
+
+    async def set_result(self, tournament_id: int, round_no: int, board: int,
+                         winner: int | None, by: int) -> int | None:
+        """The organizer decides a game: ``winner`` (an entrant at that table) wins, None is
+        a draw. Returns the table it closed, if one was still being played."""
+        games = await self.store.tournament_games(tournament_id)
+        game = next((g for g in games if g.round == round_no and g.board == board), None)
+        if game is None or len(game.seats) < 2:
+            raise TournamentError("no_game")
+        if winner is not None and winner not in game.seats:
+            raise TournamentError("not_at_table")
+        if winner is None:
+            points = [1.0 / len(game.seats)] * len(game.seats)
+        else:
+            points = [1.0 if uid == winner else 0.0 for uid in game.seats]
+        try:
+            table_id = await self.store.set_game_points(tournament_id, round_no, board, points, by)
+        except StaleWrite:
+            raise TournamentError("no_game") from None
+        if table_id is not None:
+            live = self.tables._cache.pop(table_id, None)
+            if live is not None:
+                live.row.status, live.row.closed_reason = "cancelled", "tournament"
+        return table_id
+
+    # -- standings ---------------------------------------------------------------------------
+
+    async def standing(self, tournament_id: int) -> Standing:
+        t = await self.require(tournament_id)
+        entrants = await self.store.entrants(tournament_id)
+        games = await self.store.tournament_games(tournament_id)
+        scored = duplicate_points(games) if t.format == "duplicate" else games
+        rows = standings([Entrant(e.user_id, e.rank) for e in entrants], played_of(scored),
+                         [e.user_id for e in entrants if e.dropped is not None])
+        return Standing(t, entrants, games, rows)
+
+    # -- the scheduler's step -----------------------------------------------------------------
+
+    async def advance(self, tournament_id: int) -> tuple[str, list[int]]:
+        """Do what is due: open check-in, start, open the next round, or finish. Returns what
+        was done and the tables it opened. Safe to call twice or from two processes: a round is
+        written once (the loser of a race is told ``StaleWrite`` and does nothing)."""
+        t = await self.store.get_tournament(tournament_id)
+        now = self.store.clock()
+        if t is None or t.next_at is None or t.next_at > now or t.status not in ("open", "running"):
+            return "nothing", []
+        try:
+            if t.status == "open":
+                if t.checkin and now < t.starts_at:
+                    await self.store.postpone_tournament(t.id, t.starts_at, ("checkin", {}))
+                    return "checkin", []
+                return await self._start(t)
+            games = await self.store.tournament_games(t.id)
+            if any(g.round == t.round and g.points is None for g in games):
+                await self.store.postpone_tournament(t.id, None)  # the last game's end wakes it
+                return "waiting", []
+            return await self._next(t, games)
+        except StaleWrite:
+            return "raced", []
+
+    async def _start(self, t: TournamentRow) -> tuple[str, list[int]]:
+        entrants = await self.store.entrants(t.id)
+        playing = [e for e in entrants if e.checked_in or not e.person] if t.checkin else entrants
+        cls = game_class(t.game)
+        needed = max(2, cls.min_seats) if t.format != "duplicate" else cls.min_seats
+        if len(playing) < needed:
+            await self.store.set_tournament_status(t.id, "cancelled", 0, ("open",))
+            await self.store.postpone_tournament(t.id, None, ("too_few", {"count": len(playing)}))
+            return "too_few", []
+        playing = await self._seeded(t, playing)
+        rounds = t.rounds
+        if t.format == "round_robin":
+            rounds = round_robin_rounds(len(playing))
+        elif t.format == "knockout":
+            rounds = knockout_rounds(len(playing))
+        return await self._open(t, 1, playing, [], left=[e.user_id for e in playing],
+                                rounds=rounds)
+
+    async def _seeded(self, t: TournamentRow, playing: list[EntrantRow]) -> list[EntrantRow]:
+        """The starting ranks: by rating in this server (highest first) for a rated
+        tournament, players without a rating after those with one; by the order they joined
+        otherwise (and among the unrated)."""
+        if not t.rated:
+            return playing
+        board, count = await self.store.leaderboard(t.guild_id, t.game, 0, 0)
+        board, _ = await self.store.leaderboard(t.guild_id, t.game, 0, count)
+        shown = {uid: rating.shown for uid, rating in board}
+        ordered = sorted(playing, key=lambda e: (e.user_id not in shown,
+                                                 -shown.get(e.user_id, 0.0), e.rank))
+        return [EntrantRow(e.user_id, e.name, rank, e.ai, e.locale, e.checked_in, e.dropped)
+                for rank, e in enumerate(ordered, start=1)]
+
+    async def _next(self, t: TournamentRow, games: list[GameRow]) -> tuple[str, list[int]]:
+        entrants = await self.store.entrants(t.id)
+        active = [e for e in entrants if e.dropped is None]
+        done = t.round >= t.rounds or len(active) < 2
+        if t.format == "knockout" and not done:
+            rank = {e.user_id: e.rank for e in entrants}
+            last = [g for g in games if g.round == t.round]
+            alive = {knockout_winner(Played(g.round, g.board, g.seats, g.points), rank)
+                     for g in last}
+            done = len(alive & {e.user_id for e in active}) < 2
+        if done:
+            standing = await self.standing(t.id)
+            winner = self._winner(t, standing)
+            await self.store.finish_tournament(t, winner)
+            return "finished", []
+        return await self._open(t, t.round + 1, entrants, games)
+
+    @staticmethod
+    def _winner(t: TournamentRow, standing: Standing) -> int | None:
+        if t.format == "knockout":
+            final = [g for g in standing.games if g.round == t.round]
+            rank = {e.user_id: e.rank for e in standing.entrants}
+            if len(final) == 1:
+                return knockout_winner(Played(final[0].round, final[0].board, final[0].seats,
+                                              final[0].points), rank)
+        rows = [r for r in standing.rows if not r.dropped]
+        return rows[0].id if rows else None
+
+    async def _open(self, t: TournamentRow, round_no: int, entrants: list[EntrantRow],
+                    games: list[GameRow], *, left: list[int] | None = None,
+                    rounds: int | None = None) -> tuple[str, list[int]]:
+        cls = game_class(t.game)
+        by_id = {e.user_id: e for e in entrants}
+        dropped = {e.user_id for e in entrants if e.dropped is not None}
+        scored = duplicate_points(games) if t.format == "duplicate" else games
+        played = played_of(scored)
+        # Round robin and knockout keep their whole draw (a dropped player's opponent gets
+        # the point); the other formats pair only who is still in.
+        keeps_draw = t.format in ("round_robin", "knockout")
+        pool = [Entrant(e.user_id, e.rank) for e in entrants
+                if keeps_draw or e.user_id not in dropped]
+        round_seed = derive_seed(t.seed, round_no)
+        paired = pair_round(t.format, pool, played, round_no, per_table=t.per_table,
+                            smallest=cls.min_seats, seed=round_seed)
+        tables: list[NewTable] = []
+        byes: list[tuple[int, int]] = []
+        now = self.store.clock()
+        for board, seats in enumerate(paired, start=1):
+            present = [uid for uid in seats if uid not in dropped]
+            if len(present) < len(seats) and len(seats) == 2:
+                seats = tuple(present)
+            if len(seats) < max(2, cls.min_seats):
+                if seats:
+                    byes.append((board, seats[0]))
+                continue
+            seat_rows = [SeatRow(i, uid, by_id[uid].name, ai=by_id[uid].ai,
+                                 locale=by_id[uid].locale) for i, uid in enumerate(seats)]
+            # Duplicate: every team of a size in the round gets the same deal.
+            seed = (derive_seed(t.seed, round_no, len(seats)) if t.format == "duplicate"
+                    else derive_seed(t.seed, round_no, board))
+            game = cls.new(len(seats), t.options, seed)
+            first = game.to_move
+            clock: tuple[float | None, int | None] = (None, None)
+            if t.turn_limit and first is not None and seat_rows[first].ai is None:
+                clock = (now + t.turn_limit, first)
+            outbox: list[tuple[str, dict[str, Any]]] = [
+                ("thread", {"use": True, "name": t.name, "round": round_no, "board": board}),
+                ("announce", {"first": first})]
+            outbox += [("dm", {"seat": s, "hand": True}) for s in range(len(seats))
+                       if seat_rows[s].ai is None and game.private_view(s)]
+            tables.append(NewTable(board, seat_rows, seed, game.to_json(), clock, outbox))
+        ids = await self.store.open_round(t, round_no, round_seed, tables, byes,
+                                          entrants_left=left, rounds=rounds)
+        for table_id in ids:
+            await self.tables.get(table_id)   # into the cache, clock and all
+            self.tables._changed(table_id)    # AI seats and the turn clock take it from here
+        return "round", ids
+
+
+__all__ = ["TournamentService", "TournamentError", "Standing", "derive_seed", "check_format",
+           "duplicate_points", "TURN_LIMITS"]

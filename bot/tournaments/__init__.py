@@ -1,0 +1,14 @@
+"""Tournaments, the pure part: who plays whom each round and how the standings read.
+
+Nothing here talks to Discord, the store or a clock, and nothing draws from a global random
+source: a round's pairing is a function of the entrants, the games already played and the
+tournament's seed (``bot/games/``-style purity). The runtime above stores and schedules.
+"""
+from .pairing import (FORMATS, Entrant, Played, Table, knockout_round, knockout_rounds,
+                      narabi_teams, pair_round, round_robin_round, round_robin_rounds,
+                      score_groups, swiss_round, table_points)
+from .standings import Row, standings
+
+__all__ = ["FORMATS", "Entrant", "Played", "Table", "knockout_round", "knockout_rounds",
+           "narabi_teams", "pair_round", "round_robin_round", "round_robin_rounds",
+           "score_groups", "swiss_round", "table_points", "Row", "standings"]

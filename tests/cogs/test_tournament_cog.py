@@ -1,0 +1,284 @@
+"""Tournaments through the Discord stand-in: /tournament create, joining with the buttons, the
+organizer's controls, rounds opening their tables in threads and running themselves with AI
+seats, the standings picture, and a whole Swiss played to its end."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.testing.fake_discord import (ALL_PERMISSIONS as ALL, CHANNEL_ID, Member,
+                                     components_of, snowflake)
+from bot.tournaments import Entrant, Played, standings
+
+pytestmark = pytest.mark.usefixtures("no_missing_text")
+
+ORGANIZER = Member(101, "Olga")
+PLAYERS = [Member(200 + i, f"Player {i}") for i in range(6)]
+ADMIN = Member(999, "Admin", permissions=str(1 << 5))  # Manage Server
+
+
+def cog(h):
+    return h.bot.get_cog("Tournaments")
+
+
+async def settle(h) -> None:
+    """Everything the bot started, the tournament's announcements included."""
+    for _ in range(50):
+        await h.settle()
+        await cog(h).settle()
+        if h.bot.reconciler.idle and not cog(h)._tasks and not h.bot.autoplayer.active:
+            return
+
+
+def tournament_message(h) -> dict[str, Any]:
+    return next(m for m in reversed(h.fake.channel_messages(CHANNEL_ID))
+                if any(c.get("custom_id", "").startswith("tour:") for c in components_of(m)))
+
+
+def button(message: dict[str, Any], verb: str) -> str:
+    return next(c["custom_id"] for c in components_of(message)
+                if c.get("custom_id", "").endswith(f":{verb}"))
+
+
+async def create(h, member: Member = ORGANIZER, **options: Any) -> int:
+    await h.command(member, "tournament", "create", **options)
+    await settle(h)
+    message = tournament_message(h)
+    return int(button(message, "join").split(":")[1])
+
+
+async def play_out(h, tournament_id: int, rounds: int = 20) -> None:
+    """Let the AI seats play and the scheduler open rounds until the tournament is over."""
+    for _ in range(rounds * 4):
+        await settle(h)
+        await cog(h).clock.run_due()
+        await settle(h)
+        tour = await h.bot.store.get_tournament(tournament_id)
+        if tour.status in ("finished", "cancelled"):
+            return
+    raise AssertionError("the tournament did not finish")
+
+
+async def test_create_join_leave_and_the_message(harness):
+    h = harness
+    tid = await create(h, game="sensei", format="swiss", rounds=3, name="Friday Swiss")
+    message = tournament_message(h)
+    embed = message["embeds"][0]
+    assert "Friday Swiss" in embed["title"]
+    assert "<t:" in embed["description"]  # the start, as a Discord timestamp
+    for p in PLAYERS[:3]:
+        await h.click(p, message, button(message, "join"))
+    await h.click(PLAYERS[2], message, button(message, "leave"))
+    entrants = await h.bot.store.entrants(tid)
+    assert [e.user_id for e in entrants] == [p.id for p in PLAYERS[:2]]
+    token = await h.click(PLAYERS[0], message, button(message, "join"))
+    assert "already joined" in h.reply_text(token)
+    shown = h.fake.messages[int(message["id"])]["embeds"][0]["fields"][0]["value"]
+    assert f"<@{PLAYERS[0].id}>" in shown and f"<@{PLAYERS[2].id}>" not in shown
+
+
+async def test_only_the_organizer_or_manage_server_runs_it(harness):
+    h = harness
+    tid = await create(h, game="sensei", format="swiss", rounds=2)
+    token = await h.command(PLAYERS[0], "tournament", "pause", tournament=tid)
+    assert "organizer" in h.reply_text(token)
+    message = tournament_message(h)
+    token = await h.click(PLAYERS[0], message, button(message, "start"))
+    assert "organizer" in h.reply_text(token)
+    token = await h.command(ADMIN, "tournament", "cancel", tournament=tid)
+    assert (await h.bot.store.get_tournament(tid)).status == "cancelled"
+    await settle(h)
+    lines = [m["content"] for m in h.fake.channel_messages(CHANNEL_ID)]
+    assert any("cancelled" in line and f"<@{ADMIN.id}>" in line for line in lines)
+
+
+async def test_a_swiss_of_ai_players_runs_itself_to_the_end(harness):
+    h = harness
+    tid = await create(h, game="sensei", format="swiss", rounds=3, clock=0)
+    for _ in range(5):
+        await h.command(ORGANIZER, "tournament", "ai", level="easy", tournament=tid)
+    await settle(h)
+    message = tournament_message(h)
+    await h.click(ORGANIZER, message, button(message, "start"))
+    await play_out(h, tid)
+    tour = await h.bot.store.get_tournament(tid)
+    assert tour.status == "finished" and tour.round == 3
+    games = await h.bot.store.tournament_games(tid)
+    assert len(games) == 3 * 3  # two tables and a bye a round
+    assert all(g.points is not None for g in games)
+    pairs = [frozenset(g.seats) for g in games if len(g.seats) == 2]
+    assert len(pairs) == len(set(pairs))  # five players, three rounds: no rematch needed
+    byes = [g.seats[0] for g in games if len(g.seats) == 1]
+    assert len(byes) == len(set(byes))
+    # Each table was an ordinary table, played in a thread of its own, and finished.
+    for g in games:
+        if g.table_id is not None:
+            row = await h.bot.store.get_table(g.table_id)
+            assert row.status == "finished" and row.thread_id is not None
+    # The channel was told of each round and its end, with the standings picture.
+    posted = h.fake.channel_messages(CHANNEL_ID)
+    ends = [m for m in posted if m["attachments"] and "is over" in m["content"]]
+    assert len(ends) == 4  # three round ends and the final
+    entrants = await h.bot.store.entrants(tid)
+    rows = standings([Entrant(e.user_id, e.rank) for e in entrants],
+                     [Played(g.round, g.board, g.seats, g.points) for g in games])
+    assert tour.winner_id == rows[0].id
+    token = await h.command(ORGANIZER, "tournament", "standings", tournament=tid)
+    assert h.fake.replies(token)
+
+
+async def test_set_a_result_by_hand_closes_the_table_and_is_announced(harness):
+    h = harness
+    tid = await create(h, game="sensei", format="swiss", rounds=1, clock=0)
+    message = tournament_message(h)
+    for p in PLAYERS[:2]:
+        await h.click(p, message, button(message, "join"))
+    await h.click(ORGANIZER, message, button(message, "start"))
+    await settle(h)
+    games = await h.bot.store.tournament_games(tid)
+    assert len(games) == 1 and games[0].points is None
+    table = await h.bot.store.get_table(games[0].table_id)
+    assert table.status == "playing" and table.thread_id is not None
+    # Only its two players were pinged in its thread.
+    thread_lines = [m for m in h.fake.channel_messages(table.thread_id) if m["content"]]
+    assert {f"<@{p.id}>" for p in PLAYERS[:2]} <= {w for m in thread_lines
+                                                   for w in m["content"].split() if w.startswith("<@")}
+    winner = next(p for p in PLAYERS if p.id == games[0].seats[1])
+    token = await h.command(ORGANIZER, "tournament", "result", round=1, table=1, winner=winner,
+                            tournament=tid)
+    assert "recorded" in h.reply_text(token)
+    await play_out(h, tid)
+    tour = await h.bot.store.get_tournament(tid)
+    assert tour.status == "finished" and tour.winner_id == winner.id
+    assert (await h.bot.store.get_table(games[0].table_id)).status == "cancelled"
+    events = await h.bot.store.tournament_events(tid, undelivered=False)
+    assert [e[2]["by"] for e in events if e[1] == "manual"] == [ORGANIZER.id]
+
+
+async def test_a_swiss_of_ai_seats_played_end_to_end_through_the_stand_in(database):
+    """The bench plays 64 players over 6 rounds; the suite a smaller field, the same checks."""
+    from bot.tools.benchmarks.tournament import swiss_standin
+
+    figures = await swiss_standin(database, 12, 4, time_scale=100.0)
+    assert figures["status"] == "finished" and figures["games"] == 4 * 6
+    assert figures["rematches"] == 0 and figures["most_byes"] <= 1
+    assert figures["standings_match_results"], figures["problems"]
+    assert figures["429s"] == 0
+    assert [s["tables"] for s in figures["round_starts"]] == [6, 6, 6, 6]
+
+
+async def test_check_in_then_start_with_those_who_checked_in(harness):
+    h = harness
+    now = [h.bot.store.clock()]
+    h.bot.store.clock = lambda: now[0]
+    tid = await create(h, game="sensei", format="swiss", rounds=1, checkin=10, starts_in=30)
+    message = tournament_message(h)
+    for p in PLAYERS[:3]:
+        await h.click(p, message, button(message, "join"))
+    message = h.fake.messages[int(message["id"])]
+    token = await h.click(PLAYERS[0], message, button(message, "checkin"))
+    assert "not open yet" in h.reply_text(token)
+    now[0] += 20 * 60 + 1
+    await cog(h).clock.run_due()
+    await settle(h)
+    opened = [m for m in h.fake.channel_messages(CHANNEL_ID) if "Check-in" in m["content"]]
+    assert opened and all(f"<@{p.id}>" in opened[-1]["content"] for p in PLAYERS[:3])
+    for p in PLAYERS[:2]:
+        await h.click(p, message, button(message, "checkin"))
+    now[0] += 10 * 60
+    await cog(h).clock.run_due()
+    await settle(h)
+    entrants = await h.bot.store.entrants(tid)
+    assert [e.user_id for e in entrants] == [p.id for p in PLAYERS[:2]]
+    games = await h.bot.store.tournament_games(tid)
+    assert len(games) == 1 and set(games[0].seats) == {p.id for p in PLAYERS[:2]}
+    # The table's turn clock runs (10 minutes a turn by default; running out loses the game).
+    table = await h.bot.store.get_table(games[0].table_id)
+    assert table.deadline == now[0] + 600 and table.timeout_policy == "forfeit"
+    assert h.bot.turnclock._scheduled.get(table.id) == table.deadline
+    # Nobody shows up: the clock's policy decides the game, and the tournament hears of it.
+    live = await h.bot.tables.get(table.id)
+    absent = live.row.seats[live.game.to_move].user_id
+    now[0] = table.deadline + 1
+    await h.bot.turnclock.run_due()
+    await settle(h)
+    game = (await h.bot.store.tournament_games(tid))[0]
+    assert dict(zip(game.seats, game.points))[absent] == 0.0 and sum(game.points) == 1.0
+    await cog(h).clock.run_due()
+    assert (await h.bot.store.get_tournament(tid)).status == "finished"
+
+
+async def decide_people(h, tid: int, round_no: int) -> None:
+    """The organizer decides the games people were to play (the AI tables play themselves):
+    the first person at the table wins."""
+    for g in await h.bot.store.tournament_games(tid):
+        people = [p for p in PLAYERS if p.id in g.seats]
+        if g.round == round_no and g.points is None and people:
+            await h.command(ORGANIZER, "tournament", "result", round=round_no, table=g.board,
+                            winner=people[0], tournament=tid)
+
+
+async def test_pause_resume_drop_and_stats(harness):
+    h = harness
+    tid = await create(h, game="sensei", format="swiss", rounds=2, clock=0, rated=False)
+    message = tournament_message(h)
+    for p in PLAYERS[:2]:
+        await h.click(p, message, button(message, "join"))
+    await h.command(ORGANIZER, "tournament", "ai", level="easy", tournament=tid)
+    await h.command(ORGANIZER, "tournament", "ai", level="easy", tournament=tid)
+    await h.click(ORGANIZER, message, button(message, "start"))
+    await settle(h)
+    token = await h.command(ORGANIZER, "tournament", "pause", tournament=tid)
+    assert "paused" in h.reply_text(token)
+    token = await h.command(ORGANIZER, "tournament", "pause", tournament=tid)
+    assert "not running" in h.reply_text(token)
+    await h.command(ORGANIZER, "tournament", "drop", player=PLAYERS[1], tournament=tid)
+    await decide_people(h, tid, 1)
+    await settle(h)
+    await cog(h).clock.run_due()
+    assert (await h.bot.store.get_tournament(tid)).round == 1  # paused: no new round
+    await h.command(ORGANIZER, "tournament", "resume", tournament=tid)
+    await settle(h)
+    await cog(h).clock.run_due()
+    await decide_people(h, tid, 2)
+    await play_out(h, tid)
+    tour = await h.bot.store.get_tournament(tid)
+    assert tour.status == "finished"
+    round2 = [g for g in await h.bot.store.tournament_games(tid) if g.round == 2]
+    assert all(PLAYERS[1].id not in g.seats for g in round2)
+    lines = " ".join(m["content"] for m in h.fake.channel_messages(CHANNEL_ID))
+    for said in ("was paused by", "was resumed by", "was removed from the next rounds",
+                 "set the result of table"):
+        assert said in lines
+    token = await h.command(PLAYERS[0], "stats")
+    assert "tournaments played 1" in h.reply_text(token)
+
+
+async def test_the_tournament_option_suggests_this_server_s_tournaments(harness):
+    h = harness
+    first = await create(h, game="sensei", format="swiss", rounds=2, name="Spring cup")
+    second = await create(h, game="sarena", format="knockout", name="Autumn cup")
+    token, payload = h._base(PLAYERS[0], CHANNEL_ID, 4)
+    payload["data"] = {"id": "1", "name": "tournament", "type": 1, "options": [
+        {"name": "standings", "type": 1, "options": [
+            {"name": "tournament", "type": 4, "value": "autumn", "focused": True}]}]}
+    h.bot._connection.parse_interaction_create(payload)
+    await settle(h)
+    choices = h.fake.replies(token)[0]["data"]["choices"]
+    assert choices == [{"name": f"#{second} Autumn cup", "value": second}]
+    assert first != second
+
+
+async def test_create_is_refused_where_tables_could_not_be_played(harness):
+    h = harness
+    h.fake.app_permissions = str(int(h.fake.app_permissions) & ~(1 << 11))  # no Send Messages
+    token = await h.command(ORGANIZER, "tournament", "create", game="sensei", format="swiss")
+    assert "Send Messages" in h.reply_text(token)
+    assert await h.bot.store.tournaments_of(h.fake.guild_id) == []
+    h.fake.app_permissions = ALL
+    thread = int(h.fake._thread(CHANNEL_ID, snowflake(), {"name": "chat"})["id"])
+    token = await h.command(ORGANIZER, "tournament", "create", thread, game="sensei",
+                            format="swiss")
+    assert "not in a thread" in h.reply_text(token)
+    assert await h.bot.store.tournaments_of(h.fake.guild_id) == []
