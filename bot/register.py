@@ -76,7 +76,8 @@ def _words(*alternatives: str, case: bool = False) -> re.Pattern[str]:
 #: giocate", "caselle non consentite")
 _IT_NOT_FORMS = frozenset({"partite", "limite", "private", "segrete", "numerate", "elencate",
                            "consentite", "scambiate", "quadrate", "rete", "parete", "sete", "mite",
-                           "lite", "vite", "abate", "estate", "giocate", "finite", "iniziate"})
+                           "lite", "vite", "abate", "estate", "giocate", "finite", "iniziate",
+                           "giornate", "passate", "entrate", "uscite", "serate"})
 
 #: Each language's rules: what would speak to the reader politely or in the plural.
 RULES: dict[str, tuple[Rule, ...]] = {
