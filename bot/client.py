@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from . import activity
 from .runtime.autoplay import AutoPlayer
 from .config import AI_PRIORITIES, Settings
 from .games.registry import games
@@ -177,6 +178,10 @@ class TabletopBot(commands.AutoShardedBot):
         #: set once ``shutdown`` has closed everything (what ``python -m bot`` waits for)
         self.stopped = asyncio.Event()
         self._sync = sync_commands
+        #: the Activity's web server when configured (bot/activity), and what starts it with
+        #: (the stand-in's HTTP session, the playground's mock flag)
+        self.activity: Any = None
+        self.activity_options: dict[str, Any] = {}
         #: what Discord refused of the last command sync (one line), None when it took them
         self.sync_refused: str | None = None
         self._in_flight = 0
@@ -212,6 +217,7 @@ class TabletopBot(commands.AutoShardedBot):
         self.turnclock.start()
         if self.heap is not None:
             self.heap.start()  # after the restore: what it loaded is the long-lived part
+        self.activity = await activity.start(self, self.settings, **self.activity_options)
         await asyncio.gather(*warming)
 
     async def _ai_prepare(self, live: LiveTable, seat: int, level: str, view: dict[str, Any],
@@ -309,6 +315,8 @@ class TabletopBot(commands.AutoShardedBot):
     async def close(self) -> None:
         self.closing = True
         try:
+            await activity.stop(self.activity)
+            self.activity = None
             await self.upkeep.stop()
             await self.turnclock.stop()
             await self.autoplayer.stop()

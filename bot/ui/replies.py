@@ -7,8 +7,9 @@ from typing import Any
 import discord
 
 from ..games import IllegalAction
-from ..i18n import has, t
+from ..i18n import t
 from ..store import StoreFailure
+from ..domain.refusals import error_text
 from ..domain.tables import TableError
 from .limits import CONTENT, clip
 
@@ -36,17 +37,6 @@ async def update_message(interaction: discord.Interaction, **fields: Any) -> Non
         await interaction.edit_original_response(**fields)
     else:
         await interaction.response.edit_message(**fields)
-
-
-def error_text(exc: TableError | IllegalAction | StoreFailure, game: str, locale: Any) -> str:
-    if isinstance(exc, StoreFailure):
-        return t("error.store_failed", locale)
-    if isinstance(exc, TableError):
-        return t(f"error.{exc.code}", locale, **exc.params)
-    for key in (f"{game}.illegal.{exc.code}", f"illegal.{exc.code}"):
-        if has(key):
-            return t(key, locale, **exc.params)
-    return t("illegal.generic", locale, reason=str(exc))
 
 
 async def refuse(interaction: discord.Interaction, exc: TableError | IllegalAction | StoreFailure,
