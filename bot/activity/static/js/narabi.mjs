@@ -49,12 +49,6 @@ export function layout(view) {
   return { width, height: SIDE * 2 + rows.length * (PILL + CARD_H + ROW_GAP) - ROW_GAP, where };
 }
 
-function edgePoint(a, b) {
-  const dx = b[0] - a[0], dy = b[1] - a[1];
-  const f = Math.min((CARD_W / 2 + 6) / Math.abs(dx || 1e-9), (CARD_H / 2 + 6) / Math.abs(dy || 1e-9));
-  return [a[0] + dx * f, a[1] + dy * f];
-}
-
 /**
  * ui: {seat, names: [label per seat], mine: Map id -> condition label, sources: Map, selected,
  *      targets: [], toMove}
@@ -95,11 +89,16 @@ export function draw(svg, view, ui) {
   });
   const last = view.last_switch;
   if (last && where.has(last.card) && where.has(last.target)) {
+    // Both cards framed in the switch colour, and an arrow both ways between them drawn over
+    // the cards (cards in neighbouring rows are too close for an arrow between their edges).
     const p = where.get(last.card), q = where.get(last.target);
-    const a = [p.x + CARD_W / 2, p.y + CARD_H / 2], b = [q.x + CARD_W / 2, q.y + CARD_H / 2];
-    const s = edgePoint(a, b), e = edgePoint(b, a);
     const g = el("g", { "pointer-events": "none" }, svg);
-    el("line", { x1: s[0], y1: s[1], x2: e[0], y2: e[1], stroke: "rgba(20,20,24,0.8)", "stroke-width": 10 }, g);
+    for (const at of [p, q]) el("rect", { x: at.x - 3, y: at.y - 3, width: CARD_W + 6, height: CARD_H + 6, rx: 16, fill: "none", stroke: rgb(SWITCH), "stroke-width": 5 }, g);
+    const a = [p.x + CARD_W / 2, p.y + CARD_H / 2], b = [q.x + CARD_W / 2, q.y + CARD_H / 2];
+    const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1, u = [(b[0] - a[0]) / len, (b[1] - a[1]) / len];
+    const trim = Math.min(CARD_H * 0.32, len / 4);
+    const s = [a[0] + u[0] * trim, a[1] + u[1] * trim], e = [b[0] - u[0] * trim, b[1] - u[1] * trim];
+    el("line", { x1: s[0], y1: s[1], x2: e[0], y2: e[1], stroke: "rgba(20,20,24,0.85)", "stroke-width": 11 }, g);
     el("line", { x1: s[0], y1: s[1], x2: e[0], y2: e[1], stroke: rgb(SWITCH), "stroke-width": 6 }, g);
     for (const [tip, tail] of [[s, e], [e, s]]) {
       const ang = Math.atan2(tip[1] - tail[1], tip[0] - tail[0]), size = 24;

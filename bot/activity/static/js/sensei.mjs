@@ -158,7 +158,7 @@ export function draw(svg, view, ui) {
     for (const name of sources.keys()) {
       if (!xy(name)) continue;
       const [l, t] = corner(name, flip);
-      el("rect", { x: l + 4, y: t + 4, width: CELL - 8, height: CELL - 8, rx: 8, fill: "none", stroke: "rgba(255,255,255,0.9)", "stroke-width": 2.5, "stroke-dasharray": "6 5" }, over);
+      el("rect", { x: l + 4, y: t + 4, width: CELL - 8, height: CELL - 8, rx: 8, fill: "none", stroke: rgb(CHOICE), "stroke-width": 3, "stroke-dasharray": "7 6" }, over);
     }
   } else if (xy(ui.selected)) {
     frameSquare(over, ui.selected, flip, CHOICE);

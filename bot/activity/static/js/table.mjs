@@ -366,7 +366,7 @@ export class TableView {
       node("span", {}, li, t("activity.narabi.question", { asker: name(q.asker), asked: name(q.asked), card: this.cardText(q.card), other: this.cardText(q.other) }));
       if (q.answer === true || q.answer === false) {
         node("strong", {}, li, " → " + t(q.answer ? "activity.yes" : "activity.no"));
-      } else if (q.you_answer) {
+      } else if (q.you_answer || (q.asked === s.seat && s.seat !== null && s.seat !== undefined)) {
         const yes = node("button", { type: "button", class: "small", "data-answer": "yes" }, li, t("activity.yes"));
         const no = node("button", { type: "button", class: "small", "data-answer": "no" }, li, t("activity.no"));
         yes.addEventListener("click", () => this.answer(q.id, true));
