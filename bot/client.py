@@ -25,6 +25,7 @@ from .runtime.reviews import Reviewer, has_review, review_module
 from .runtime.thinkpool import ThinkPool
 from .runtime.turnclock import TurnClock
 from .ui.budget import URGENT, Budget, pace
+from .ui import launch
 from .ui.dms import DirectMessages
 from .ui.reconcile import Reconciler
 from .ui.relay import Relay
@@ -180,7 +181,7 @@ class TabletopBot(commands.AutoShardedBot):
         self._sync = sync_commands
         #: the Activity's web server when configured (bot/activity), and what starts it with
         #: (the stand-in's HTTP session, the playground's mock flag)
-        self.activity: Any = None
+        self.activity_server: Any = None
         self.activity_options: dict[str, Any] = {}
         #: what Discord refused of the last command sync (one line), None when it took them
         self.sync_refused: str | None = None
@@ -217,7 +218,7 @@ class TabletopBot(commands.AutoShardedBot):
         self.turnclock.start()
         if self.heap is not None:
             self.heap.start()  # after the restore: what it loaded is the long-lived part
-        self.activity = await activity.start(self, self.settings, **self.activity_options)
+        self.activity_server = await activity.start(self, self.settings, **self.activity_options)
         await asyncio.gather(*warming)
 
     async def _ai_prepare(self, live: LiveTable, seat: int, level: str, view: dict[str, Any],
@@ -249,7 +250,11 @@ class TabletopBot(commands.AutoShardedBot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         try:
-            synced = await self.tree.sync(guild=guild)
+            if guild is None and launch.enabled(self):
+                synced = await launch.sync_with_entry_point(self.tree, self.http,
+                                                            self.application_id or 0)
+            else:
+                synced = await self.tree.sync(guild=guild)
         except discord.HTTPException as exc:
             self.sync_refused = refused_sync_text(exc, self.tree.get_commands(guild=guild))
             log.error("Discord refused the slash commands (HTTP %s, code %s); the bot keeps "
@@ -315,8 +320,8 @@ class TabletopBot(commands.AutoShardedBot):
     async def close(self) -> None:
         self.closing = True
         try:
-            await activity.stop(self.activity)
-            self.activity = None
+            await activity.stop(self.activity_server)
+            self.activity_server = None
             await self.upkeep.stop()
             await self.turnclock.stop()
             await self.autoplayer.stop()

@@ -208,7 +208,7 @@ class ActivityApp:
     async def _table(self, request: web.Request) -> web.Response:
         session = self._session_of(request)
         text = await self.service.state(int(request.match_info["id"]), session)
-        return web.Response(text=text + "}", content_type="application/json")
+        return web.Response(text=text, content_type="application/json")
 
     async def _plan(self, request: web.Request) -> web.Response:
         session = self._session_of(request)
@@ -232,7 +232,7 @@ class ActivityApp:
         live = await self.service.act(table_id, session, version, actions)
         public = await self.service.public_json(live)
         state = self.service.state_json(live, public, session.user_id)
-        return web.Response(text='{"ok":true,"state":' + state + "}}",
+        return web.Response(text='{"ok":true,"state":' + state + "}",
                             content_type="application/json")
 
     async def _ask(self, request: web.Request) -> web.Response:
