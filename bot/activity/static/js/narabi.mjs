@@ -116,6 +116,6 @@ export function draw(svg, view, ui) {
   if (!ui.selected) for (const id of sources.keys()) frame(id, TARGET, 3, true);
   else {
     frame(ui.selected, CHOSEN, 7, false);
-    for (const id of ui.targets || []) frame(id, TARGET, 6, false, "target");
+    for (const id of ui.targets || []) frame(id, TARGET, 6, false);
   }
 }

@@ -132,7 +132,7 @@ export function draw(svg, view, ui) {
       const c = byName.get(name);
       if (!c) continue;
       const [cx, cy] = centre([c.x, c.y]);
-      el("circle", { cx, cy, r: SLOT_R + 8, fill: "none", stroke: rgb(CHOICE), "stroke-width": 4, class: "target" }, over);
+      el("circle", { cx, cy, r: SLOT_R + 8, fill: "none", stroke: rgb(CHOICE), "stroke-width": 4 }, over);
       const dx = Math.sign(cx - scx), dy = Math.sign(cy - scy);
       const mx = (scx + cx) / 2, my = (scy + cy) / 2, nx = -dy, ny = dx;
       const pts = [[mx + dx * 9, my + dy * 9], [mx - dx * 7 + nx * 10, my - dy * 7 + ny * 10], [mx - dx * 7 - nx * 10, my - dy * 7 - ny * 10]];

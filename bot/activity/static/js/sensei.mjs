@@ -169,7 +169,7 @@ export function draw(svg, view, ui) {
         el("circle", { cx, cy, r: CELL / 2 - 4, fill: "none", stroke: rgb(CHOICE), "stroke-width": 5 }, over);
       } else {
         el("circle", { cx, cy, r: CELL * 0.14 + 3, fill: "white" }, over);
-        el("circle", { cx, cy, r: CELL * 0.14, fill: rgb(CHOICE), class: "target" }, over);
+        el("circle", { cx, cy, r: CELL * 0.14, fill: rgb(CHOICE) }, over);
       }
     }
   }

@@ -213,6 +213,13 @@ export class TableView {
     }
     const board = BOARDS[s.game];
     if (board) board.draw(this.svg, shown.public || {}, ui);
+    // What may be touched, said in the markup too (for assistive tools and the browser tests).
+    for (const n of this.svg.querySelectorAll("[data-place]")) {
+      const place = n.getAttribute("data-place");
+      n.classList.toggle("source", !selected && sources.has(place));
+      n.classList.toggle("selected", place === selected);
+      n.classList.toggle("target", ui.targets.includes(place));
+    }
     this.svg.setAttribute("aria-label", this.statusText());
   }
 
