@@ -250,11 +250,8 @@ class TabletopBot(commands.AutoShardedBot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         try:
-            if guild is None and launch.enabled(self):
-                synced = await launch.sync_with_entry_point(self.tree, self.http,
-                                                            self.application_id or 0)
-            else:
-                synced = await self.tree.sync(guild=guild)
+            synced = await (self.tree.sync(guild=guild) if guild is not None else launch.sync_global(
+                self.tree, self.http, self.application_id or 0, activity=launch.enabled(self)))
         except discord.HTTPException as exc:
             self.sync_refused = refused_sync_text(exc, self.tree.get_commands(guild=guild))
             log.error("Discord refused the slash commands (HTTP %s, code %s); the bot keeps "

@@ -19,6 +19,8 @@ log = logging.getLogger(__name__)
 
 VERB = "board"
 PRIMARY_ENTRY_POINT = 4
+#: Discord's code for a bulk overwrite that would remove the Entry Point command
+ENTRY_POINT_REMOVED = 50240
 #: Discord launches the Activity itself; the Activity then lists the channel's tables
 DISCORD_LAUNCH_ACTIVITY = 2
 #: what a kept Entry Point command may carry back into a bulk overwrite
@@ -60,6 +62,22 @@ def entry_point_payload(kept: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{"type": PRIMARY_ENTRY_POINT, "name": "launch",
              "description": t("activity.server.entry_point", "en"),
              "handler": DISCORD_LAUNCH_ACTIVITY, "contexts": [0], "integration_types": [0]}]
+
+
+async def sync_global(tree: app_commands.CommandTree, http: Any, application_id: int, *,
+                      activity: bool) -> list[Any]:
+    """The global commands sent at start-up: with the Activity, the Entry Point kept among
+    them; without it, the tree alone, unless Discord refuses that because Activities are
+    enabled in the Developer Portal (50240): then Discord's Entry Point is kept as it is."""
+    if activity:
+        return await sync_with_entry_point(tree, http, application_id)
+    try:
+        return await tree.sync()
+    except discord.HTTPException as exc:
+        if exc.code != ENTRY_POINT_REMOVED:
+            raise
+        log.info("Activities are enabled for this application: keeping its Entry Point command")
+        return await sync_with_entry_point(tree, http, application_id)
 
 
 async def sync_with_entry_point(tree: app_commands.CommandTree, http: Any,
