@@ -25,6 +25,8 @@ from .sessions import Session
 FINISHED_LISTED = 3600.0
 #: actions in one request (a Sensei plan of three and its end)
 MAX_ACTIONS = 4
+#: tables whose public part is kept built
+PUBLIC_KEPT = 4096
 
 
 class Refused(Exception):
@@ -103,6 +105,8 @@ class ActivityService:
                                             "answer")}
                          for q in await self.store.questions_of(live.id)]
         text = views.dumps(views.public_state(live, questions))[:-1]
+        if len(self._public) >= PUBLIC_KEPT:
+            self._public.clear()  # tables read once and never watched: built again on demand
         self._public[live.id] = (stamp, text)
         return text
 

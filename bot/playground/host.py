@@ -120,6 +120,8 @@ class Playground:
             note = self._note(who, text, channel_id)
             self._broadcast_message(note)
             return {"ok": True}
+        if text.strip() == "/launch" and self.fake.apps.activities_enabled:
+            return self._entry_point(who, channel_id)
         try:
             parsed: Parsed = parse(text.strip(), self.commands, self.find_user)
         except CommandError as exc:
@@ -161,6 +163,19 @@ class Playground:
             return {"ok": True}
         user_id = self.tokens.get(token, (0, ""))[0]
         self._broadcast({"type": "activity", "url": url}, lambda uid: uid == user_id)
+        return {"ok": True, "activity": {"url": url}}
+
+    def _entry_point(self, who: Member, channel_id: int) -> dict[str, Any]:
+        """The Entry Point command (``/launch``): Discord handles it itself, opening the
+        Activity in the channel, where the page lists the channel's tables."""
+        from bot.testing.fake_discord import user_payload
+        user = dict(user_payload(who.id, who.name), locale=who.locale)
+        token = f"entry-{snowflake()}"
+        self.fake.apps.open_instance(channel_id, user, token)
+        url = self.activity_url(token)
+        if url is None:
+            return {"error": "The Activity is not running."}
+        self._broadcast({"type": "activity", "url": url}, lambda uid: uid == who.id)
         return {"ok": True, "activity": {"url": url}}
 
     def activity_url(self, token: str) -> str | None:

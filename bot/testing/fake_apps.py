@@ -9,7 +9,7 @@ user's Bearer token (judged by the description like every other route).
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, Callable
 
 #: the client secret the stand-in's application has (an Activity server configured against
 #: the stand-in uses it)
@@ -29,8 +29,15 @@ _FORM = "application/x-www-form-urlencoded"
 
 
 class AppStandIn:
-    def __init__(self, fake: Any) -> None:
+    """``fake`` is the FakeDiscord it belongs to; ``app_id``, ``ids`` (new snowflakes) and
+    ``refusal`` (its error answer) are the fake's, handed over to keep imports one way."""
+
+    def __init__(self, fake: Any, *, app_id: int, ids: Callable[[], int],
+                 refusal: type[Exception]) -> None:
         self.fake = fake
+        self._app = app_id
+        self._ids = ids
+        self._refusal = refusal
         self.client_secret = CLIENT_SECRET
         self.activities_enabled = False
         #: the application's global commands, as Discord keeps them
@@ -44,11 +51,10 @@ class AppStandIn:
     def enable_activities(self) -> None:
         """What ticking "Enable Activities" in the Developer Portal does: Discord creates the
         default Entry Point command (``/launch``, handled by Discord itself)."""
-        from .fake_discord import APP_ID, snowflake
         self.activities_enabled = True
         if not any(c.get("type") == ENTRY_POINT for c in self.commands):
             self.commands.append({
-                "id": str(snowflake()), "application_id": str(APP_ID), "version": "1",
+                "id": str(self._ids()), "application_id": str(self._app), "version": "1",
                 "type": ENTRY_POINT, "name": "launch", "description": "",
                 "handler": DISCORD_LAUNCH_ACTIVITY, "contexts": [0, 1, 2],
                 "integration_types": [0, 1], "default_member_permissions": None, "nsfw": False})
@@ -90,8 +96,7 @@ class AppStandIn:
         return self.grant(user)
 
     def _app_id(self) -> int:
-        from .fake_discord import APP_ID
-        return APP_ID
+        return self._app
 
     # -- OAuth2 routes --------------------------------------------------------------------------
 
@@ -142,7 +147,7 @@ class AppStandIn:
 
     def route(self, method: str, parts: list[str], body: Any) -> tuple[bool, Any]:
         """(handled, answer) for ``/applications/…``; raises the fake's Refusal."""
-        from .fake_discord import Refusal, snowflake
+        Refusal, snowflake = self._refusal, self._ids
         if len(parts) == 4 and parts[2] == "activity-instances" and method == "GET":
             instance = self.instances.get(parts[3])
             if instance is None or not self.activities_enabled:

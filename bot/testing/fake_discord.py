@@ -146,7 +146,7 @@ class FakeDiscord:
         self.before_request: Any = None
         self._deferred_thinking: set[str] = set()
         #: the application: its commands, Activities, OAuth2 codes and tokens
-        self.apps = AppStandIn(self)
+        self.apps = AppStandIn(self, app_id=APP_ID, ids=snowflake, refusal=Refusal)
 
     # -- queries for tests ----------------------------------------------------------------
 

@@ -43,3 +43,21 @@ async def test_open_board_in_the_playground_opens_the_activity_for_the_clicker(p
         assert signed["user"] == {"id": str(ben.id), "name": "Ben", "avatar": None}
         state = await page.state(signed["table"])
         assert state["seat"] == 1 and state["private"]["colour"]
+
+
+async def test_the_entry_point_opens_the_activity_on_the_channels_tables(playground):
+    ana = playground.member("Ana")
+    answer = await playground.command(ana, "/launch", playground.channel_id)
+    url = answer["activity"]["url"]
+    parts = urlsplit(url)
+    query = {k: v[0] for k, v in parse_qs(parts.query).items()}
+    assert query["channel_id"] == str(playground.channel_id)
+    async with ClientSession() as http:
+        page = Page(playground.harness, http)
+        signed = await page.sign_in(parts.fragment.removeprefix("code="), query["instance_id"])
+        assert signed["table"] is None
+        status, made = await page.call("POST", "/api/tables", {"game": "sensei"})
+        assert status == 200
+        status, listing = await page.call("GET", "/api/tables")
+        assert [t["id"] for t in listing["tables"]] == [made["table"]["id"]]
+        assert listing["tables"][0]["names"] == ["Ana"]
