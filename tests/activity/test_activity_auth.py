@@ -160,3 +160,24 @@ async def test_every_answer_carries_a_strict_csp(game):
     assert config["mock"] is False
     async with http.get(page.base + "/static/../../config.py") as response:
         assert response.status == 404
+
+
+async def test_the_live_socket_wants_a_valid_session_and_ends_with_it(game):
+    h, table, http = game
+    page, _ = await signed_page(h, http, table.players[0], table)
+    # A forged session in the first message: refused, and the socket closed.
+    ws = await http.ws_connect(page.base + "/api/live")
+    await ws.send_str(json.dumps({"type": "hello", "session": page.session[:-4] + "AAAA"}))
+    refused = json.loads((await ws.receive(timeout=10)).data)
+    assert refused["type"] == "error" and refused["error"]["code"] == "session_invalid"
+    closing = await ws.receive(timeout=10)
+    assert closing.type == aiohttp.WSMsgType.CLOSE and closing.data == 4401
+    await ws.close()
+    # A good one watches the table until the session runs out.
+    ready = await page.open_live([table.id])
+    assert ready == {"type": "ready", "user": str(table.players[0].id)}
+    assert (await page.state_at(table.id, 0))["id"] == table.id
+    h.bot.activity_server.sessions.clock = lambda: 10**11
+    await page.ws.send_str(json.dumps({"type": "ping"}))
+    ended = await page.receive()
+    assert ended["type"] == "error" and ended["error"]["code"] == "session_expired"
