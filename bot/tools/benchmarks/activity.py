@@ -176,7 +176,7 @@ async def bench_activity(quick: bool = False) -> dict[str, Any]:
                 rng = random.Random(11)
                 pending: set[asyncio.Task[Any]] = set()
 
-                async def move(table_id: int) -> None:
+                async def move(table_id: int, sent: dict[tuple[int, int], float] = sent) -> None:
                     live = await h.bot.tables.get(table_id)
                     if live.game is None or live.game.result() is not None:
                         return
@@ -201,20 +201,32 @@ async def bench_activity(quick: bool = False) -> dict[str, Any]:
                     await asyncio.sleep(MOVE_GAP)
                 await asyncio.gather(*pending)
                 await asyncio.sleep(1.0)
+                # Then every table at once: one move each, sent together.
+                burst: dict[tuple[int, int], float] = {}
+                await asyncio.gather(*(move(t[0], burst) for t in tables))
+                await asyncio.sleep(1.0)
                 child.stdin.close()
                 await reader
                 await child.wait()
                 watchers: dict[int, list[int]] = {}
                 for index, (_, table_id) in enumerate(boards):
                     watchers.setdefault(int(table_id), []).append(index)
-                fanout, missed = [], 0
-                for (table_id, version), at in sent.items():
-                    arrivals = [min((when for v, when in received.get(index, ()) if v >= version),
-                                    default=None) for index in watchers[table_id]]
-                    if None in arrivals:
-                        missed += 1
-                    else:
-                        fanout.append(max(arrivals) - at)  # type: ignore[type-var]
+
+                def delays(moves: dict[tuple[int, int], float]) -> tuple[list[float], int]:
+                    """Per move, until its last board had it; and the moves never seen."""
+                    out, lost = [], 0
+                    for (table_id, version), at in moves.items():
+                        arrivals = [min((when for v, when in received.get(index, ())
+                                         if v >= version), default=None)
+                                    for index in watchers[table_id]]
+                        if None in arrivals:
+                            lost += 1
+                        else:
+                            out.append(max(arrivals) - at)  # type: ignore[type-var]
+                    return out, lost
+
+                fanout, missed = delays(sent)
+                burst_fanout, burst_missed = delays(burst)
                 await h.settle()
                 counted = await _counted_per_move(h, http, sessions, tables, 8 if quick else 20)
         finally:
@@ -226,6 +238,9 @@ async def bench_activity(quick: bool = False) -> dict[str, Any]:
         "move_to_every_board_ms": {"p50": round(pct(fanout, 50) * 1000, 1),
                                    "p99": round(pct(fanout, 99) * 1000, 1), "n": len(fanout),
                                    "moves_per_s": round(1 / MOVE_GAP), "missed": missed},
+        "all_tables_at_once_ms": {"p50": round(pct(burst_fanout, 50) * 1000, 1),
+                                  "p99": round(pct(burst_fanout, 99) * 1000, 1),
+                                  "n": len(burst_fanout), "missed": burst_missed},
         "memory_per_open_board": memory,
         "counted_calls_per_move": counted,
         "pushes": server.hub.pushed if server is not None else 0,
@@ -240,8 +255,35 @@ def print_activity(a: dict[str, Any]) -> None:
     print(f"  move → every open board ({a['open_boards']} boards on {a['tables']} tables, "
           f"{mv['moves_per_s']} moves/s): p50 {mv['p50']} ms p99 {mv['p99']} ms "
           f"(n={mv['n']}, {mv['missed']} missed; target p99 ≤ 300 ms)")
+    b = a["all_tables_at_once_ms"]
+    print(f"  every table moving at once ({b['n']} moves sent together): p50 {b['p50']} ms "
+          f"p99 {b['p99']} ms ({b['missed']} missed)")
     print(f"  server memory per open board: {mem['tracemalloc_kb_per_board']} KB allocated "
           f"(resident: {mem['rss_kb_per_board']} KB, tracemalloc's own bookkeeping included; "
           f"target ≤ 100 KB)")
     print(f"  counted calls per move with boards open: by button {cc['button_move']}, "
           f"from the Activity {cc['activity_move']} (target: button unchanged at 1)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bot.tools.benchmarks.activity [--quick] [--json]``: this key of
+    ``python -m bot bench`` alone."""
+    import argparse
+    import logging
+
+    parser = argparse.ArgumentParser(prog="python -m bot.tools.benchmarks.activity")
+    parser.add_argument("--quick", action="store_true", help="20 tables and 60 moves")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING)
+    logging.getLogger("discord.client").setLevel(logging.ERROR)
+    figures = asyncio.run(bench_activity(args.quick))
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        print_activity(figures)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
