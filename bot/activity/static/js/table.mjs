@@ -263,7 +263,7 @@ export class TableView {
         sensei.stone(mark, i, false, 38, 38);
       }
       node("span", { class: "name" }, li, `${i + 1} · ${seat.name || ""}`);
-      if (seat.you) node("span", { class: "tag" }, li, t("activity.you"));
+      if (seat.you || i === s.seat) node("span", { class: "tag" }, li, t("activity.you"));
       if (seat.ai) node("span", { class: "tag" }, li, t("activity.ai", { level: seat.ai }));
       if (i === s.to_move && !finished) node("span", { class: "tag turn" }, li, t("activity.to_move"));
     });
@@ -291,7 +291,7 @@ export class TableView {
       for (const c of p.cards) {
         const li = node("li", {}, list);
         node("strong", {}, li, `${c.number ?? "○"} ${t(`activity.narabi.colour.${c.colour}`)}`);
-        node("span", {}, li, " — " + (texts[String(c.id)] || narabi.conditionLabel(c.condition)));
+        node("span", {}, li, " — " + (texts[String(c.id)] || tOr(`narabi.condition.${c.condition}`, narabi.conditionLabel(c.condition))));
       }
     }
   }
