@@ -22,6 +22,9 @@ log = logging.getLogger(__name__)
 WATCH_MAX = 20
 #: a board that has not taken this many pushes is too slow: it is closed (the page reconnects)
 BACKLOG_MAX = 64
+#: seconds between two looks at the questions of the Narabi tables being watched (a question
+#: asked or answered with the thread's buttons changes no version)
+QUESTIONS_EVERY = 3.0
 
 
 class Board:
@@ -63,6 +66,7 @@ class Hub:
         self._pending: dict[int, bool] = {}
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._questions: asyncio.Task[None] | None = None
         #: told of every change committed here (the database bridge passes it on)
         self.on_local_change: Callable[[int, int, int], None] | None = None
         #: pushes sent since start (the bench reads it)
@@ -102,12 +106,22 @@ class Hub:
             except Exception:
                 log.exception("table %s: pushing to open boards failed", table_id)
 
+    async def _watch_questions(self) -> None:
+        while True:
+            await asyncio.sleep(QUESTIONS_EVERY)
+            for table_id in list(self._by_table):
+                try:
+                    await self.service.questions_moved(table_id)
+                except Exception as exc:  # a storage fault: looked at again next round
+                    log.info("table %s: questions not read (%s)", table_id, type(exc).__name__)
+
     async def stop(self) -> None:
         if self.tables.listeners and self._changed_here in self.tables.listeners:
             self.tables.listeners.remove(self._changed_here)
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+        for task in (self._task, self._questions):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         for board in list(self.boards):
             await board.ws.close(code=1001, message=b"server stopping")
             self.drop(board)
@@ -175,6 +189,9 @@ class Hub:
 
     def add(self, board: Board) -> None:
         self.boards.add(board)
+        if self._questions is None:
+            self._questions = asyncio.get_running_loop().create_task(
+                self._watch_questions(), name="activity-questions")
         board.writer = asyncio.get_running_loop().create_task(board.write(),
                                                               name="activity-board")
 

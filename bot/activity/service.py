@@ -82,6 +82,8 @@ class ActivityService:
         self._asked: dict[int, int] = {}
         #: told of a change the table's version does not show (a question, an answer)
         self.on_change: Callable[[int], None] = lambda table_id: None
+        #: the questions each Narabi table's public part was built with
+        self._seen_questions: dict[int, tuple[int, int]] = {}
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -104,6 +106,7 @@ class ActivityService:
             questions = [{k: q[k] for k in ("id", "turn", "asker", "asked", "card", "other",
                                             "answer")}
                          for q in await self.store.questions_of(live.id)]
+            self._seen_questions[live.id] = _signature(questions)
         text = views.dumps(views.public_state(live, questions))[:-1]
         if len(self._public) >= PUBLIC_KEPT:
             self._public.clear()  # tables read once and never watched: built again on demand
@@ -115,6 +118,19 @@ class ActivityService:
 
     def forget(self, table_id: int) -> None:
         self._public.pop(table_id, None)
+        self._seen_questions.pop(table_id, None)
+
+    async def questions_moved(self, table_id: int) -> bool:
+        """Whether a Narabi table's questions changed since its public part was built (asked
+        or answered with the thread's buttons, which tell nobody here): then it is rebuilt."""
+        seen = self._seen_questions.get(table_id)
+        if seen is None:
+            return False
+        now = _signature(await self.store.questions_of(table_id))
+        if now == seen:
+            return False
+        self._asked_again(table_id)
+        return True
 
     def _asked_again(self, table_id: int) -> None:
         self._asked[table_id] = self._asked.get(table_id, 0) + 1
@@ -279,3 +295,8 @@ class ActivityService:
             raise refusal(exc, str(game), session.lang) from None
         self.runtime.on_commit(live.id)  # the reconciler posts the lobby message
         return live
+
+
+def _signature(questions: list[dict[str, Any]]) -> tuple[int, int]:
+    """How many questions, and how many answered: what a new question or answer changes."""
+    return len(questions), sum(1 for q in questions if q.get("answer") is not None)

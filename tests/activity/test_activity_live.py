@@ -131,3 +131,32 @@ async def test_a_spectator_sees_no_secret_anywhere(h):
         others = {c["id"] for s in (1, 2) for c in live.game.private_view(s)["cards"]}
         assert not any(c.get("condition") for row in mine["public"]["rows"] for c in row)
         assert others.isdisjoint(c["id"] for c in mine["private"]["cards"])
+
+
+async def test_a_question_asked_in_the_thread_reaches_the_open_boards(h, monkeypatch):
+    from bot.activity import hub
+    from bot.testing.flows import tap_through as tap
+
+    monkeypatch.setattr(hub, "QUESTIONS_EVERY", 0.05)
+    players = [Member(101, "Ana"), Member(102, "Ben"), Member(103, "Cleo")]
+    table = await start_table(h, "narabi", players)
+    live = await h.bot.tables.get(table.id)
+    asker = live.game.to_move
+    asked = (asker + 1) % 3
+    rows = live.game.public_view()["rows"]
+    card, other = rows[asked][0]["id"], rows[asker][0]["id"]
+    async with aiohttp.ClientSession() as http:
+        page, _ = await open_page(h, http, players[asked], table.thread)
+        await page.open_live([table.id])
+        assert (await page.state_at(table.id, 0))["questions"] == []
+        await tap(h, players[asker], board(h, table),
+                  [("ask", None), ("askcard", str(card)), ("askwith", str(other))])
+        while True:
+            state = await page.state_at(table.id, 0)
+            if state["questions"]:
+                break
+        question = state["questions"][0]
+        assert (question["asker"], question["asked"], question["card"], question["other"]) \
+            == (asker, asked, card, other)
+        assert question["answer"] is None
+        await page.close()
