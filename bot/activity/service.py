@@ -287,9 +287,13 @@ class ActivityService:
         if game not in keys():
             raise own_refusal(400, "bad_request", session.lang)
         try:
+            # The table's public language: the server's choice (/config language), else the
+            # host's (the page knows no server language of Discord's).
+            chosen = await self.store.guild_language(session.guild_id)
             live = await self.tables.open_lobby(
                 game, guild_id=session.guild_id, channel_id=session.channel_id,
-                host_id=session.user_id, host_name=name, options=None, locale=session.lang,
+                host_id=session.user_id, host_name=name, options=None,
+                locale=chosen or session.lang,
                 seats=[SeatRow(0, session.user_id, name, locale=session.lang)])
         except (TableError, StoreFailure) as exc:
             raise refusal(exc, str(game), session.lang) from None
