@@ -78,7 +78,11 @@ class ActivityApp:
         self.mock = mock
         self.launches = launches
         ancestors = FRAME_ANCESTORS + (" " + LOCAL_ANCESTORS if local else "")
-        self.csp = CSP.format(ws="wss: ws:" if local else "wss:", ancestors=ancestors)
+        # 'self' covers the socket in current browsers; older WebKit wants it named: inside
+        # Discord the page's origin is always under discordsays.com (Discord's proxy).
+        sockets = "wss://*.discordsays.com" + (" ws://127.0.0.1:* ws://localhost:*" if local
+                                                else "")
+        self.csp = CSP.format(ws=sockets, ancestors=ancestors)
 
     # -- the application ----------------------------------------------------------------------
 
