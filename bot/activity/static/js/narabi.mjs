@@ -75,6 +75,28 @@ export function draw(svg, view, ui) {
     }
     if (seat > 0) el("line", { x1: SIDE, y1: top - ROW_GAP / 2, x2: width - SIDE, y2: top - ROW_GAP / 2, stroke: rgb(RING), "stroke-width": 2 }, svg);
   });
+  const last = view.last_switch;
+  if (last && where.has(last.card) && where.has(last.target)) {
+    // An arrow both ways under the cards (as render/narabi.py draws it), seen between them.
+    const p = where.get(last.card), q = where.get(last.target);
+    const g = el("g", { "pointer-events": "none" }, svg);
+    const a = [p.x + CARD_W / 2, p.y + CARD_H / 2], b = [q.x + CARD_W / 2, q.y + CARD_H / 2];
+    // Its heads stop where the line leaves each card (plus the glow round the mover's cards).
+    const edge = (from, to) => {
+      const dx = to[0] - from[0], dy = to[1] - from[1];
+      const f = Math.min((CARD_W / 2 + 12) / Math.abs(dx || 1e-9), (CARD_H / 2 + 12) / Math.abs(dy || 1e-9));
+      return [from[0] + dx * f, from[1] + dy * f];
+    };
+    const s = edge(a, b), e = edge(b, a);
+    el("line", { x1: s[0], y1: s[1], x2: e[0], y2: e[1], stroke: "rgba(20,20,24,0.85)", "stroke-width": 11 }, g);
+    el("line", { x1: s[0], y1: s[1], x2: e[0], y2: e[1], stroke: rgb(SWITCH), "stroke-width": 6 }, g);
+    for (const [tip, tail] of [[s, e], [e, s]]) {
+      const ang = Math.atan2(tip[1] - tail[1], tip[0] - tail[0]), size = 24;
+      const l = [tip[0] - size * Math.cos(ang - 0.45), tip[1] - size * Math.sin(ang - 0.45)];
+      const r = [tip[0] - size * Math.cos(ang + 0.45), tip[1] - size * Math.sin(ang + 0.45)];
+      el("polygon", { points: [tip, l, r].map((v) => v.join(",")).join(" "), fill: rgb(SWITCH), stroke: "rgb(20,20,24)", "stroke-width": 2 }, g);
+    }
+  }
   const cards = el("g", {}, svg);
   (view.rows || []).forEach((row, seat) => {
     for (const c of row) {
@@ -87,24 +109,12 @@ export function draw(svg, view, ui) {
       card(face, c, at.x, at.y, condition);
     }
   });
-  const last = view.last_switch;
   if (last && where.has(last.card) && where.has(last.target)) {
-    // Both cards framed in the switch colour, and an arrow both ways between them drawn over
-    // the cards (cards in neighbouring rows are too close for an arrow between their edges).
-    const p = where.get(last.card), q = where.get(last.target);
+    // ...and both cards framed in the switch colour, over them, so the pair is told at once.
     const g = el("g", { "pointer-events": "none" }, svg);
-    for (const at of [p, q]) el("rect", { x: at.x - 3, y: at.y - 3, width: CARD_W + 6, height: CARD_H + 6, rx: 16, fill: "none", stroke: rgb(SWITCH), "stroke-width": 5 }, g);
-    const a = [p.x + CARD_W / 2, p.y + CARD_H / 2], b = [q.x + CARD_W / 2, q.y + CARD_H / 2];
-    const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1, u = [(b[0] - a[0]) / len, (b[1] - a[1]) / len];
-    const trim = Math.min(CARD_H * 0.32, len / 4);
-    const s = [a[0] + u[0] * trim, a[1] + u[1] * trim], e = [b[0] - u[0] * trim, b[1] - u[1] * trim];
-    el("line", { x1: s[0], y1: s[1], x2: e[0], y2: e[1], stroke: "rgba(20,20,24,0.85)", "stroke-width": 11 }, g);
-    el("line", { x1: s[0], y1: s[1], x2: e[0], y2: e[1], stroke: rgb(SWITCH), "stroke-width": 6 }, g);
-    for (const [tip, tail] of [[s, e], [e, s]]) {
-      const ang = Math.atan2(tip[1] - tail[1], tip[0] - tail[0]), size = 24;
-      const l = [tip[0] - size * Math.cos(ang - 0.45), tip[1] - size * Math.sin(ang - 0.45)];
-      const r = [tip[0] - size * Math.cos(ang + 0.45), tip[1] - size * Math.sin(ang + 0.45)];
-      el("polygon", { points: [tip, l, r].map((v) => v.join(",")).join(" "), fill: rgb(SWITCH), stroke: "rgb(20,20,24)", "stroke-width": 2 }, g);
+    for (const id of [last.card, last.target]) {
+      const at = where.get(id);
+      el("rect", { x: at.x - 3, y: at.y - 3, width: CARD_W + 6, height: CARD_H + 6, rx: 16, fill: "none", stroke: rgb(SWITCH), "stroke-width": 5 }, g);
     }
   }
   const over = el("g", { "pointer-events": "none" }, svg);

@@ -87,6 +87,7 @@ export function draw(svg, view, ui) {
   svg.dataset.flip = "0"; // the board is drawn turned, the pointer moves are not
   const flip = !!ui.flip;
   const side = SIDES[(view.options || {}).board] || SIDES.plain;
+  const board = view.board || {};
   el("rect", { x: 0, y: 0, width: SIZE, height: SIZE, fill: rgb(FRAME) }, svg);
   const squares = el("g", {}, svg);
   for (let x = 0; x < 7; x++) {
@@ -96,7 +97,8 @@ export function draw(svg, view, ui) {
       if (y === 0) fill = blend(fill, HOME_TINT[0], 0.22);
       else if (y === 6) fill = blend(fill, HOME_TINT[1], 0.22);
       const [l, t] = corner(name, flip);
-      el("rect", { x: l, y: t, width: CELL, height: CELL, fill: rgb(fill), "data-place": name, class: "square" }, squares);
+      // A square with a piece is touched through its piece (drawn above it): one place, one node.
+      el("rect", { x: l, y: t, width: CELL, height: CELL, fill: rgb(fill), "data-place": board[name] ? null : name, class: "square" }, squares);
     }
   }
   for (let i = 0; i <= 7; i++) {
@@ -127,7 +129,6 @@ export function draw(svg, view, ui) {
     frameSquare(marks, move.from, flip, LAST_MOVE);
     frameSquare(marks, move.to, flip, LAST_MOVE);
   }
-  const board = view.board || {};
   const arrows = el("g", {}, svg);
   for (const move of last) {
     if (!xy(move.from) || !xy(move.to)) continue;

@@ -226,10 +226,27 @@ export class TableView {
   statusText() {
     const s = this.state;
     if (s.status === "lobby") return t("activity.status.lobby");
-    if (s.status !== "playing" || (s.public && s.public.finished)) return (s.result && s.result.text) || t("activity.status.over");
+    if (s.status !== "playing" || (s.public && s.public.finished)) return (s.result && s.result.text) || this.resultText();
     if (s.your_turn) return t("activity.status.your_turn");
     const name = s.to_move !== null && s.to_move !== undefined ? ((s.seats || [])[s.to_move] || {}).name || String(s.to_move + 1) : "";
     return t("activity.status.to_move", { name });
+  }
+
+  /** The result in one line, from the public result (the server may send its own text). */
+  resultText() {
+    const s = this.state, result = (s.public && s.public.result) || s.result;
+    if (!result) return t("activity.status.over");
+    const name = (seat) => ((s.seats || [])[seat] || {}).name || String(seat + 1);
+    if (s.game === "narabi") {
+      const reason = tOr(`render.narabi.reason.${result.reason}`, result.reason || "");
+      const rating = (result.details || {}).rating;
+      const head = t(result.winners && result.winners.length ? "activity.result.solved" : "activity.result.lost");
+      return [head, reason, rating ? tOr(`render.narabi.rating.${rating}`, rating) : ""].filter(Boolean).join(" · ");
+    }
+    const winners = result.winners || [];
+    if (result.draw || !winners.length) return t("activity.result.draw");
+    if (winners.length === 1) return t("activity.result.wins", { name: name(winners[0]) });
+    return t("activity.result.shared", { names: winners.map(name).join(", ") });
   }
 
   drawStatus() {
@@ -266,6 +283,12 @@ export class TableView {
       if (seat.you || i === s.seat) node("span", { class: "tag" }, li, t("activity.you"));
       if (seat.ai) node("span", { class: "tag" }, li, t("activity.ai", { level: seat.ai }));
       if (i === s.to_move && !finished) node("span", { class: "tag turn" }, li, t("activity.to_move"));
+      // Sàréná's colours are public once the game is over: each seat's chip beside its name.
+      const colours = finished && s.game === "sarena" && s.public.result && s.public.result.colours;
+      if (colours && sarena.FACES[colours[i]]) {
+        const chip = el("svg", { viewBox: "0 0 60 60", class: "mark", role: "img", "aria-label": t(`activity.sarena.colour.${colours[i]}`) }, li);
+        sarena.pile(chip, colours[i], 1, 30, 30);
+      }
     });
   }
 

@@ -1,0 +1,132 @@
+"""The Activity in the playground's pane, in headless Chromium: a whole game of each kind with
+one seat playing by touch on the board while another plays by buttons in the thread, both
+seeing every move; a spectator seeing no secret; another person's seat refused. Screenshots
+of each game at 400 px and 1,280 px; gestures per action counted (docs/players/activity.md)."""
+from __future__ import annotations
+
+import time
+
+from ..playground.conftest import browser, playground, shots  # noqa: F401  (fixtures)
+from ..playground.driver import (BOARD, board_src, is_over, my_turn, open_page, open_thread,
+                                 screenshot, send, take_turn, wait_board_change,
+                                 wait_for_the_viewer)
+from .browser_kit import open_board, over, play_by_touch, stats, version, wait_version, your_turn
+
+#: no game here may take longer
+GAME_LIMIT = 300
+
+
+async def _lobby_of_two(ana, ben, game: str) -> None:
+    """Ana opens a lobby, Ben joins, Ana starts; both open the game's thread."""
+    await send(ana, f"/{game} start")
+    lobby = ben.locator("#messages article", has_text=game.capitalize() if game != "sarena" else "Sàréná").last
+    await lobby.get_by_role("button", name="Join").click()
+    start = ana.locator("#messages article").filter(
+        has=ana.get_by_role("button", name="Start")).last.get_by_role("button", name="Start")
+    await start.and_(ana.locator("button:enabled")).wait_for()
+    await start.click()
+    name = {"sensei": "Sensei", "narabi": "Narabi", "sarena": "Sàréná"}[game]
+    for page in (ana, ben):
+        await open_thread(page, name)
+
+
+async def _touch_against_buttons(ana, ben, frame, shots, name: str, start: str,
+                                 finish: str | None = None, turns: int | None = None) -> dict:
+    """Ana plays on the board (tap–tap, then drag, in turn), Ben with the thread's buttons,
+    until the game is over (or ``turns`` moves of Ana's). After each of Ana's moves Ben's
+    thread picture changes; after each of Ben's, Ana's board shows a newer version, live."""
+    deadline = time.monotonic() + GAME_LIMIT
+    mine = theirs = 0
+    while not await over(frame) and not await is_over(ben):
+        assert time.monotonic() < deadline, f"{name}: not over after {mine} + {theirs} moves"
+        if turns is not None and mine >= turns:
+            break
+        if await your_turn(frame):
+            seen = await board_src(ben)
+            await play_by_touch(ana, frame, drag=mine % 2 == 1)
+            mine += 1
+            await wait_board_change(ben, seen)  # the thread's picture follows the board
+            if mine == 1:
+                await screenshot(ana, shots, f"activity-{name}", 400)
+                await screenshot(ana, shots, f"activity-{name}", 1280)
+        elif await my_turn(ben):
+            before = await version(frame)
+            src = await take_turn(ben, start, finish)
+            if src is None:
+                continue
+            theirs += 1
+            await wait_version(frame, before)  # Ana's open board shows Ben's move, live
+        else:
+            await wait_for_the_viewer(ben, await board_src(ben), timeout=2)
+    played = {"mine": mine, "theirs": theirs, **await stats(frame)}
+    print(f"{name}: {played}")  # gestures per action, for docs/players/activity.md
+    return played
+
+
+async def test_sarena_by_touch_against_buttons_to_its_end(browser, playground, shots):  # noqa: F811
+    ana = await open_page(browser, playground.url, "Ana", width=1280)
+    ben = await open_page(browser, playground.url, "Ben", width=400)
+    await _lobby_of_two(ana, ben, "sarena")
+    frame = await open_board(ana)
+    # Ana's colour is hers alone: on her board, never on Ben's thread
+    assert await frame.locator(".private .secret").count() == 1
+    played = await _touch_against_buttons(ana, ben, frame, shots, "sarena", "Move")
+    assert await over(frame) or await is_over(ben)
+    await frame.locator("section.table[data-status='finished']").wait_for(timeout=30_000)
+    assert played["mine"] >= 1 and played["theirs"] >= 1
+    # one gesture per action: every touch of a piece ended in a move
+    assert played["gestures"] == played["actions"] == played["mine"], played
+    await screenshot(ana, shots, "activity-sarena-over", 400)
+    await screenshot(ana, shots, "activity-sarena-over", 1280)
+    assert not ana.errors and not ben.errors
+
+
+async def test_narabi_by_touch_with_a_button_player_and_an_ai(browser, playground, shots):  # noqa: F811
+    ana = await open_page(browser, playground.url, "Ana", width=1280)
+    ben = await open_page(browser, playground.url, "Ben", width=400)
+    await send(ana, "/narabi start")
+    lobby = ben.locator("#messages article", has_text="Narabi").last
+    await lobby.get_by_role("button", name="Join").click()
+    # the third seat: an AI, added from the lobby's menu
+    ai = ana.locator("#messages article", has_text="Narabi").last.get_by_label("Add an AI player…")
+    await ana.locator("#messages article", has_text="Narabi").last.get_by_text("Ben").wait_for()
+    await ai.select_option("medium")
+    start = ana.locator("#messages article").filter(
+        has=ana.get_by_role("button", name="Start")).last.get_by_role("button", name="Start")
+    await ana.locator("#messages article", has_text="Narabi").last.locator(".line", has_text="AI · Medium").first.wait_for()
+    await start.and_(ana.locator("button:enabled")).wait_for()
+    await start.click()
+    for page in (ana, ben):
+        await open_thread(page, "Narabi")
+    frame = await open_board(ana)
+    # her own cards' conditions, for her only
+    assert await frame.locator(".private .secret li").count() >= 1
+    played = await _touch_against_buttons(ana, ben, frame, shots, "narabi", "Switch")
+    await frame.locator("section.table[data-status='finished']").wait_for(timeout=45_000)
+    assert played["mine"] >= 1
+    assert played["gestures"] == played["actions"] == played["mine"], played
+    await screenshot(ana, shots, "activity-narabi-over", 400)
+    assert not ana.errors and not ben.errors
+
+
+async def test_sensei_by_touch_with_send_against_buttons(browser, playground, shots):  # noqa: F811
+    ana = await open_page(browser, playground.url, "Ana", width=1280)
+    ben = await open_page(browser, playground.url, "Ben", width=400)
+    await _lobby_of_two(ana, ben, "sensei")
+    frame = await open_board(ana)
+    played = await _touch_against_buttons(ana, ben, frame, shots, "sensei", "Move",
+                                          finish="Send turn", turns=6)
+    assert played["mine"] >= 1 and played["theirs"] >= 1
+    # one gesture per action (a turn holds one to three), and one Send per turn
+    assert played["gestures"] == played["actions"] >= played["mine"], played
+    if not await over(frame):
+        # the game ends on the board: Resign asks once more, then the game is over for both
+        before = await version(frame)
+        await frame.locator("button[data-action='resign']").click()
+        await frame.locator("button[data-action='resign']").click()
+        await wait_version(frame, before)
+        await ben.locator(BOARD).last.get_by_role("button", name="Rematch").wait_for(timeout=45_000)
+    await frame.locator("section.table[data-status='finished']").wait_for(timeout=30_000)
+    await screenshot(ana, shots, "activity-sensei-over", 400)
+    await screenshot(ana, shots, "activity-sensei-over", 1280)
+    assert not ana.errors and not ben.errors
