@@ -7,10 +7,11 @@ from __future__ import annotations
 import time
 
 from ..playground.conftest import browser, playground, shots  # noqa: F401  (fixtures)
-from ..playground.driver import (BOARD, board_src, is_over, my_turn, open_page, open_thread,
-                                 screenshot, send, take_turn, wait_board_change,
+from ..playground.driver import (BOARD, answer_questions, board_src, is_over, my_turn, open_page,
+                                 open_thread, screenshot, send, take_turn, wait_board_change,
                                  wait_for_the_viewer)
-from .browser_kit import open_board, over, play_by_touch, stats, version, wait_version, your_turn
+from .browser_kit import (open_board, over, play_by_touch, stats, touch, version, wait_version,
+                          your_turn)
 
 #: no game here may take longer
 GAME_LIMIT = 300
@@ -31,16 +32,29 @@ async def _lobby_of_two(ana, ben, game: str) -> None:
 
 
 async def _touch_against_buttons(ana, ben, frame, shots, name: str, start: str,
-                                 finish: str | None = None, turns: int | None = None) -> dict:
+                                 finish: str | None = None, turns: int | None = None,
+                                 asks: int = 0) -> dict:
     """Ana plays on the board (tap–tap, then drag, in turn), Ben with the thread's buttons,
     until the game is over (or ``turns`` moves of Ana's). After each of Ana's moves Ben's
     thread picture changes; after each of Ben's, Ana's board shows a newer version, live."""
     deadline = time.monotonic() + GAME_LIMIT
-    mine = theirs = 0
+    mine = theirs = asked = 0
     while not await over(frame) and not await is_over(ben):
         assert time.monotonic() < deadline, f"{name}: not over after {mine} + {theirs} moves"
         if turns is not None and mine >= turns:
             break
+        if asks and await your_turn(frame):
+            # Narabi's Ask on the board: a teammate's card, then the card asked about; the
+            # question reaches the thread, where Ben answers it with its Yes button
+            await frame.locator("button[data-action='ask']").click()
+            await touch(ana, frame)
+            await frame.locator("#toast.info").wait_for(timeout=15_000)
+            while not await answer_questions(ben, "Yes"):
+                await ben.wait_for_timeout(100)
+            # the question and Ben's answer reach Ana's board, live
+            await frame.locator(".questions li", has_text="Yes").first.wait_for(timeout=30_000)
+            asks -= 1
+            asked += 1
         if await your_turn(frame):
             seen = await board_src(ben)
             await play_by_touch(ana, frame, drag=mine % 2 == 1)
@@ -58,7 +72,7 @@ async def _touch_against_buttons(ana, ben, frame, shots, name: str, start: str,
             await wait_version(frame, before)  # Ana's open board shows Ben's move, live
         else:
             await wait_for_the_viewer(ben, await board_src(ben), timeout=2)
-    played = {"mine": mine, "theirs": theirs, **await stats(frame)}
+    played = {"mine": mine, "theirs": theirs, "asked": asked, **await stats(frame)}
     print(f"{name}: {played}")  # gestures per action, for docs/players/activity.md
     return played
 
@@ -90,10 +104,10 @@ async def test_narabi_by_touch_with_a_button_player_and_an_ai(browser, playgroun
     # the third seat: an AI, added from the lobby's menu
     ai = ana.locator("#messages article", has_text="Narabi").last.get_by_label("Add an AI player…")
     await ana.locator("#messages article", has_text="Narabi").last.get_by_text("Ben").wait_for()
-    await ai.select_option("medium")
+    await ai.select_option("easy")
     start = ana.locator("#messages article").filter(
         has=ana.get_by_role("button", name="Start")).last.get_by_role("button", name="Start")
-    await ana.locator("#messages article", has_text="Narabi").last.locator(".line", has_text="AI · Medium").first.wait_for()
+    await ana.locator("#messages article", has_text="Narabi").last.locator(".line", has_text="AI · Easy").first.wait_for()
     await start.and_(ana.locator("button:enabled")).wait_for()
     await start.click()
     for page in (ana, ben):
@@ -101,10 +115,11 @@ async def test_narabi_by_touch_with_a_button_player_and_an_ai(browser, playgroun
     frame = await open_board(ana)
     # her own cards' conditions, for her only
     assert await frame.locator(".private .secret li").count() >= 1
-    played = await _touch_against_buttons(ana, ben, frame, shots, "narabi", "Switch")
+    played = await _touch_against_buttons(ana, ben, frame, shots, "narabi", "Switch", asks=1)
     await frame.locator("section.table[data-status='finished']").wait_for(timeout=45_000)
-    assert played["mine"] >= 1
-    assert played["gestures"] == played["actions"] == played["mine"], played
+    assert played["mine"] >= 1 and played["asked"] == 1
+    # one gesture per switch, and one per question (after the Ask button)
+    assert played["gestures"] == played["actions"] == played["mine"] + played["asked"], played
     await screenshot(ana, shots, "activity-narabi-over", 400)
     assert not ana.errors and not ben.errors
 

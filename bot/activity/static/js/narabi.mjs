@@ -29,9 +29,12 @@ export function card(parent, c, x, y, label) {
   }
   if (label) {
     el("rect", { x: x + 4, y: y + CARD_H - 34, width: CARD_W - 8, height: 28, rx: 7, fill: rgb(ACTIVE) }, g);
-    const words = text(g, x + CARD_W / 2, y + CARD_H - 20, label, { fill: rgb(ACTIVE_INK), "font-size": label.length > 7 ? 15 : 19 });
-    words.setAttribute("textLength", String(Math.min(CARD_W - 14, label.length * 11)));
-    words.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    const size = label.length > 7 ? 15 : 19;
+    const words = text(g, x + CARD_W / 2, y + CARD_H - 20, label, { fill: rgb(ACTIVE_INK), "font-size": size });
+    if (label.length * size * 0.6 > CARD_W - 14) { // only a long label is pressed to the tag's width
+      words.setAttribute("textLength", String(CARD_W - 14));
+      words.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
   }
   return g;
 }
