@@ -52,6 +52,9 @@ _STATUS = {"no_table": 404, "not_seated": 403, "seat_ai_held": 403, "stale": 409
 
 def refusal(exc: TableError | IllegalAction | StoreFailure, game: str, lang: str) -> Refused:
     """The thread's own refusal sentence (``error_text``), with a status for the page."""
+    if isinstance(exc, TableError) and exc.code == "stale":
+        # The thread's sentence speaks of a button; the board has none.
+        return own_refusal(409, "stale", lang)
     message = error_text(exc, game, lang)
     if isinstance(exc, StoreFailure):
         return Refused(503, "store_failed", message)

@@ -114,7 +114,7 @@ async def test_a_replayed_action_is_refused_once_played(game):
     # A new nonce for the old version: the table moved on, so it is stale, not played again.
     status, answer = await page.act(table.id, version, [action], nonce="other-nonce")
     assert status == 409 and answer["error"]["code"] == "stale"
-    assert answer["error"]["message"] == t("error.stale", "en")
+    assert answer["error"]["message"] == t("activity.server.error.stale", "en")
     assert (await h.bot.tables.get(table.id)).row.version == version + 1
 
 
