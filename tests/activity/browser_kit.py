@@ -97,3 +97,17 @@ async def play_by_touch(page: Any, frame: Any, drag: bool = False) -> int:
 
 async def stats(frame: Any) -> dict[str, int]:
     return await frame.evaluate("() => ({...window.activityStats})")
+
+
+async def touch_targets_at(page: Any, frame: Any, width: int = 360) -> float:
+    """The smallest side of any place of the board one can touch, on a phone ``width`` px
+    wide (the pane fills a phone's width, as Discord's Activity window does)."""
+    await page.set_viewport_size({"width": width, "height": 780})
+    await asyncio.sleep(0.3)
+    sides = await frame.eval_on_selector_all(
+        "svg.board [data-place]",
+        "nodes => nodes.map(n => { const r = n.getBoundingClientRect(); return Math.min(r.width, r.height); })")
+    assert sides, "no place on the board"
+    overflow = await frame.evaluate("document.documentElement.scrollWidth")
+    assert overflow <= width, f"the board's page is {overflow} px wide at {width} px"
+    return min(sides)

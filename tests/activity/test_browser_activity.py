@@ -10,8 +10,8 @@ from ..playground.conftest import browser, playground, shots  # noqa: F401  (fix
 from ..playground.driver import (BOARD, answer_questions, board_src, is_over, my_turn, open_page,
                                  open_thread, screenshot, send, take_turn, wait_board_change,
                                  wait_for_the_viewer)
-from .browser_kit import (open_board, over, play_by_touch, stats, touch, version, wait_version,
-                          your_turn)
+from .browser_kit import (open_board, over, play_by_touch, stats, touch, touch_targets_at,
+                          version, wait_version, your_turn)
 
 #: no game here may take longer
 GAME_LIMIT = 300
@@ -61,6 +61,10 @@ async def _touch_against_buttons(ana, ben, frame, shots, name: str, start: str,
             mine += 1
             await wait_board_change(ben, seen)  # the thread's picture follows the board
             if mine == 1:
+                # every piece, card, pile and square stays a finger wide on a 360 px phone
+                smallest = await touch_targets_at(ana, frame, 360)
+                print(f"{name}: the smallest place to touch is {smallest:.1f} px wide at 360 px")
+                assert smallest >= 44, f"{name}: a place to touch is {smallest:.1f} px at 360 px"
                 await screenshot(ana, shots, f"activity-{name}", 400)
                 await screenshot(ana, shots, f"activity-{name}", 1280)
         elif await my_turn(ben):
