@@ -65,6 +65,7 @@ async def _touch_against_buttons(ana, ben, frame, shots, name: str, start: str,
                 smallest = await touch_targets_at(ana, frame, 360)
                 print(f"{name}: the smallest place to touch is {smallest:.1f} px wide at 360 px")
                 assert smallest >= 44, f"{name}: a place to touch is {smallest:.1f} px at 360 px"
+                await frame.evaluate("window.scrollTo(0, 0)")
                 await screenshot(ana, shots, f"activity-{name}", 400)
                 await screenshot(ana, shots, f"activity-{name}", 1280)
         elif await my_turn(ben):
@@ -138,6 +139,16 @@ async def test_sensei_by_touch_with_send_against_buttons(browser, playground, sh
     assert played["mine"] >= 1 and played["theirs"] >= 1
     # one gesture per action (a turn holds one to three), and one Send per turn
     assert played["gestures"] == played["actions"] >= played["mine"], played
+    if not await over(frame) and not await your_turn(frame) and await my_turn(ben):
+        before = await version(frame)
+        if await take_turn(ben, "Move", "Send turn") is not None:
+            await wait_version(frame, before)
+    if not await over(frame) and await your_turn(frame):
+        # a piece touched: its targets marked (a picture for docs/players/activity.md)
+        await frame.locator("svg.board [data-place].source").first.click()
+        await frame.locator("svg.board [data-place].target").first.wait_for()
+        await frame.evaluate("window.scrollTo(0, 0)")
+        await screenshot(ana, shots, "activity-sensei-choosing", 400)
     if not await over(frame):
         # the game ends on the board: Resign asks once more, then the game is over for both
         before = await version(frame)
