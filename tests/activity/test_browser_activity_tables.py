@@ -1,6 +1,6 @@
 """The Entry Point's side of the Activity, in the browser: the app's command opens the list of
 the channel's tables, where a new game's lobby can be opened and a table opened; the page
-speaks its person's language (Polish here)."""
+speaks its person's language (Polish here), refusals included."""
 from __future__ import annotations
 
 from ..playground.conftest import browser, playground, shots  # noqa: F401  (fixtures)
@@ -23,6 +23,12 @@ async def test_the_entry_point_lists_the_channels_tables_and_starts_a_game(brows
     await frame.locator(".table-list li[data-game='sarena']").wait_for(timeout=30_000)
     await ana.locator("#messages article", has_text="Sàréná").last.wait_for(timeout=30_000)
     await screenshot(ana, shots, "activity-tables", 400)
+    # a second lobby in the same channel is refused, and the page says why in Polish
+    await frame.locator(".new-games button[data-game='sensei']").click()
+    toast = frame.locator("#toast.error")
+    await toast.wait_for(state="visible", timeout=15_000)
+    assert "Na tym kanale jest już otwarte lobby" in await toast.inner_text()
+    assert await frame.locator(".table-list li[data-table]").count() == 1
     # the lobby opens from the list, in the same language
     await frame.locator(".table-list li[data-game='sarena'] button").click()
     await frame.locator("section.table[data-status='lobby']").wait_for(timeout=30_000)
