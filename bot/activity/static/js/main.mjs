@@ -18,6 +18,7 @@ const app = {
   live: null,
   current: null,
   tables: null,
+  listSeen: false,
 
   title(words) {
     document.getElementById("title").textContent = words;
@@ -57,6 +58,10 @@ const app = {
     app.live.watch([], true);
     try {
       await app.tables.load();
+      // Launched from a game's thread: that game opens at once (the list is one tap back).
+      const open = app.tables.data && app.tables.data.open;
+      if (open && !app.listSeen) { app.listSeen = true; await app.openTable(open); return; }
+      app.listSeen = true;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       app.toast(error.message);
@@ -132,7 +137,10 @@ async function boot() {
     app.live.start();
     backEl.textContent = "← " + t("activity.tables.title");
     backEl.addEventListener("click", () => app.openList());
-    if (session.table) await app.openTable(session.table);
+    if (session.table) {
+      app.listSeen = true;
+      await app.openTable(session.table);
+    }
     else await app.openList();
     document.body.dataset.ready = "1";
   } catch (error) {
