@@ -65,6 +65,7 @@ async def touch(page: Any, frame: Any, drag: bool = False) -> None:
         await target.wait_for(timeout=10_000)
         await target.click()
         return
+    await source.scroll_into_view_if_needed()  # the mouse only reaches what is on screen
     x, y = await _centre(source)
     await page.mouse.move(x, y)
     await page.mouse.down()

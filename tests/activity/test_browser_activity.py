@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from ..playground.conftest import browser, playground, shots  # noqa: F401  (fixtures)
-from ..playground.driver import (BOARD, answer_questions, board_src, is_over, my_turn, open_page,
+from ..playground.driver import (BOARD, EPHEMERAL, answer_questions, board_src, is_over, my_turn, open_page,
                                  open_thread, screenshot, send, take_turn, wait_board_change,
                                  wait_for_the_viewer)
 from .browser_kit import (open_board, over, play_by_touch, stats, touch, touch_targets_at,
@@ -33,12 +33,12 @@ async def _lobby_of_two(ana, ben, game: str) -> None:
 
 async def _touch_against_buttons(ana, ben, frame, shots, name: str, start: str,
                                  finish: str | None = None, turns: int | None = None,
-                                 asks: int = 0) -> dict:
+                                 asks: int = 0, asked_back: int = 0) -> dict:
     """Ana plays on the board (tap–tap, then drag, in turn), Ben with the thread's buttons,
     until the game is over (or ``turns`` moves of Ana's). After each of Ana's moves Ben's
     thread picture changes; after each of Ben's, Ana's board shows a newer version, live."""
     deadline = time.monotonic() + GAME_LIMIT
-    mine = theirs = asked = 0
+    mine = theirs = asked = answered = 0
     while not await over(frame) and not await is_over(ben):
         assert time.monotonic() < deadline, f"{name}: not over after {mine} + {theirs} moves"
         if turns is not None and mine >= turns:
@@ -68,6 +68,16 @@ async def _touch_against_buttons(ana, ben, frame, shots, name: str, start: str,
                 await frame.evaluate("window.scrollTo(0, 0)")
                 await screenshot(ana, shots, f"activity-{name}", 400)
                 await screenshot(ana, shots, f"activity-{name}", 1280)
+        elif asked_back and await my_turn(ben):
+            # Ben asks Ana with the thread's Ask (her card, then one to switch it with); the
+            # question reaches her board, where she answers it with its Yes
+            await _ask_by_buttons(ben, "Ana")
+            answer = frame.locator(".questions li button[data-answer='yes']").first
+            await answer.wait_for(timeout=30_000)
+            await answer.click()
+            await frame.locator(".questions li", has_text="→ Yes").first.wait_for(timeout=30_000)
+            asked_back -= 1
+            answered += 1
         elif await my_turn(ben):
             before = await version(frame)
             src = await take_turn(ben, start, finish)
@@ -77,9 +87,23 @@ async def _touch_against_buttons(ana, ben, frame, shots, name: str, start: str,
             await wait_version(frame, before)  # Ana's open board shows Ben's move, live
         else:
             await wait_for_the_viewer(ben, await board_src(ben), timeout=2)
-    played = {"mine": mine, "theirs": theirs, "asked": asked, **await stats(frame)}
+    played = {"mine": mine, "theirs": theirs, "asked": asked, "answered": answered,
+              **await stats(frame)}
     print(f"{name}: {played}")  # gestures per action, for docs/players/activity.md
     return played
+
+
+async def _ask_by_buttons(page, whom: str) -> None:
+    await page.locator(BOARD).last.get_by_role("button", name="Ask").click()
+    first = page.locator(EPHEMERAL).last.locator("select.menu").last
+    await first.wait_for(timeout=30_000)
+    theirs = first.locator("option:not([disabled])", has_text=whom).first
+    await first.select_option(await theirs.get_attribute("value"))
+    second = page.locator(EPHEMERAL).last.locator("select.menu", has=page.locator(
+        "option", has_text="With card")).last
+    await second.wait_for(timeout=30_000)
+    other = second.locator("option:not([disabled])").first
+    await second.select_option(await other.get_attribute("value"))
 
 
 async def test_sarena_by_touch_against_buttons_to_its_end(browser, playground, shots):  # noqa: F811
@@ -120,9 +144,10 @@ async def test_narabi_by_touch_with_a_button_player_and_an_ai(browser, playgroun
     frame = await open_board(ana)
     # her own cards' conditions, for her only
     assert await frame.locator(".private .secret li").count() >= 1
-    played = await _touch_against_buttons(ana, ben, frame, shots, "narabi", "Switch", asks=1)
+    played = await _touch_against_buttons(ana, ben, frame, shots, "narabi", "Switch", asks=1,
+                                          asked_back=1)
     await frame.locator("section.table[data-status='finished']").wait_for(timeout=45_000)
-    assert played["mine"] >= 1 and played["asked"] == 1
+    assert played["mine"] >= 1 and played["asked"] == played["answered"] == 1
     # one gesture per switch, and one per question (after the Ask button)
     assert played["gestures"] == played["actions"] == played["mine"] + played["asked"], played
     await screenshot(ana, shots, "activity-narabi-over", 400)

@@ -80,8 +80,13 @@ export class TableView {
     return new Set(((s.private && s.private.cards) || []).map((c) => c.id));
   }
 
-  /** place -> the places it may go, as the server sent them (nothing when it is not our move). */
+  /** place -> the places it may go, as the server sent them (nothing when it is not our move);
+   * a piece with nowhere to go is not offered. */
   sources() {
+    return new Map([...this.allSources()].filter(([, targets]) => targets && targets.length));
+  }
+
+  allSources() {
     const s = this.state;
     if (!s || this.busy || s.status !== "playing") return new Map();
     const { legal, public: view } = this.shown();
