@@ -283,6 +283,13 @@ class ActivityService:
             raise refusal(exc, "narabi", lang) from None
         self._asked_again(live.id)
         self.runtime.poke_ai(live.id)  # an AI teammate may be waiting for this answer
+        # The thread learns it too: the question posted again with its answer (its first
+        # message keeps its Yes/No buttons, which now say it was answered).
+        try:
+            await self.store.queue_outbox(live.id, [("question", {"id": question_id})])
+        except StoreFailure:
+            return  # the answer is stored and on the boards; only the thread's line is lost
+        self.runtime.on_commit(live.id)
 
     # -- a new game ---------------------------------------------------------------------------
 

@@ -112,6 +112,9 @@ async def test_narabi_switches_questions_and_answers(h):
         questions = (await page.state(table.id))["questions"]
         assert questions[-1]["id"] == qid and questions[-1]["answer"] is False
         await h.settle()
+        # The answer reached the thread as well.
+        answered = t("narabi.ask.answer_no", live.row.locale, player=players[asked_seat].name)
+        assert any(answered in m["content"] for m in h.fake.channel_messages(table.thread)[before:])
         # The question was posted in the thread too, naming who asked.
         posted = h.fake.channel_messages(table.thread)[before:]
         assert any(players[seat].name in m["content"] for m in posted)
