@@ -383,7 +383,7 @@ export class TableView {
 
   cardText(id) {
     for (const row of (this.state.public && this.state.public.rows) || []) {
-      for (const c of row) if (c.id === id) return `${c.number ?? "○"} ${t(`activity.narabi.colour.${c.colour}`)}`;
+      for (const c of row) if (c.id === id) return `${c.number ?? "○"} (${t(`activity.narabi.colour.${c.colour}`)})`;
     }
     return "?";
   }
