@@ -54,11 +54,17 @@ async def _centre(locator: Any) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-async def touch(page: Any, frame: Any, drag: bool = False) -> None:
-    """One action in one gesture: the first movable piece to its first target, by tap–tap or
-    by a drag."""
+async def touch(page: Any, frame: Any, drag: bool = False, keys: bool = False) -> None:
+    """One action in one gesture: the first movable piece to its first target, by tap–tap, by
+    a drag, or with the keyboard (Enter on the piece, then Enter on the target it focuses)."""
     source = frame.locator("svg.board [data-place].source").first
     await source.wait_for(timeout=15_000)
+    if keys:
+        await source.focus()
+        await page.keyboard.press("Enter")
+        await frame.locator("svg.board [data-place].target:focus").wait_for(timeout=10_000)
+        await page.keyboard.press("Enter")
+        return
     if not drag:
         await source.click()
         target = frame.locator("svg.board [data-place].target").first
@@ -77,11 +83,11 @@ async def touch(page: Any, frame: Any, drag: bool = False) -> None:
     await page.mouse.up()
 
 
-async def play_by_touch(page: Any, frame: Any, drag: bool = False) -> int:
+async def play_by_touch(page: Any, frame: Any, drag: bool = False, keys: bool = False) -> int:
     """The viewer's whole move on the board; Sensei's turn is one action, then Send turn.
     Returns the new version."""
     before = await version(frame)
-    await touch(page, frame, drag)
+    await touch(page, frame, drag, keys)
     send = frame.locator("button[data-action='send']")
     if await send.count():
         # Sensei: the turn is planned action by action (each one gesture), then sent whole

@@ -34,7 +34,7 @@ async def _lobby_of_two(ana, ben, game: str) -> None:
 async def _touch_against_buttons(ana, ben, frame, shots, name: str, start: str,
                                  finish: str | None = None, turns: int | None = None,
                                  asks: int = 0, asked_back: int = 0) -> dict:
-    """Ana plays on the board (tap–tap, then drag, in turn), Ben with the thread's buttons,
+    """Ana plays on the board (tap–tap, drag, keyboard), Ben with the thread's buttons,
     until the game is over (or ``turns`` moves of Ana's). After each of Ana's moves Ben's
     thread picture changes; after each of Ben's, Ana's board shows a newer version, live."""
     deadline = time.monotonic() + GAME_LIMIT
@@ -57,7 +57,8 @@ async def _touch_against_buttons(ana, ben, frame, shots, name: str, start: str,
             asked += 1
         if await your_turn(frame):
             seen = await board_src(ben)
-            await play_by_touch(ana, frame, drag=mine % 2 == 1)
+            # tap–tap, drag and (now and then) the keyboard, in turn
+            await play_by_touch(ana, frame, drag=mine % 2 == 1, keys=mine % 6 == 4)
             mine += 1
             await wait_board_change(ben, seen)  # the thread's picture follows the board
             if mine == 1:

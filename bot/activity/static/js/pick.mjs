@@ -27,6 +27,33 @@ export class Picker {
     svg.addEventListener("pointermove", (e) => this.move(e));
     svg.addEventListener("pointerup", (e) => this.up(e));
     svg.addEventListener("pointercancel", () => this.cancel());
+    // The keyboard: Tab to a piece or a target, Enter or Space touches it.
+    svg.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" && e.key !== " ") return;
+      const node = e.target.closest ? e.target.closest("[data-place]") : null;
+      if (!node) return;
+      e.preventDefault();
+      this.tap(node.getAttribute("data-place"), true);
+    });
+  }
+
+  /** A touch of ``place`` that is not the start of a drag: pick, select or let go. */
+  tap(place, keyboard = false) {
+    if (this.selected && place && this.targets().includes(place)) {
+      const from = this.selected;
+      this.selected = null;
+      stats.actions += 1;
+      this.options.pick(from, place);
+      return true;
+    }
+    if (place && this.options.sources().has(place)) {
+      stats.gestures += 1;
+      if (this.selected !== place) this.select(place);
+      if (keyboard) this.svg.querySelector("[data-place].target")?.focus();
+      return true;
+    }
+    if (this.selected) this.select(null);
+    return false;
   }
 
   targets(place = this.selected) {
@@ -41,22 +68,12 @@ export class Picker {
   down(e) {
     if (e.button !== undefined && e.button > 0) return;
     const place = placeAt(e.clientX, e.clientY);
-    if (this.selected && place && this.targets().includes(place)) {
-      const from = this.selected;
-      this.selected = null;
-      stats.actions += 1;
-      this.options.pick(from, place);
-      return;
-    }
-    if (place && this.options.sources().has(place)) {
-      stats.gestures += 1;
-      if (this.selected !== place) this.select(place);
-      this.press = { place, x: e.clientX, y: e.clientY, id: e.pointerId, dragging: false };
-      try { this.svg.setPointerCapture(e.pointerId); } catch { /* a synthetic pointer */ }
-      e.preventDefault();
-      return;
-    }
-    if (this.selected) this.select(null);
+    const wasTarget = !!(this.selected && place && this.targets().includes(place));
+    if (!this.tap(place) || wasTarget) return;
+    // a piece was pressed: it may become a drag
+    this.press = { place, x: e.clientX, y: e.clientY, id: e.pointerId, dragging: false };
+    try { this.svg.setPointerCapture(e.pointerId); } catch { /* a synthetic pointer */ }
+    e.preventDefault();
   }
 
   move(e) {

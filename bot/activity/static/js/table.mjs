@@ -224,8 +224,20 @@ export class TableView {
       n.classList.toggle("source", !selected && sources.has(place));
       n.classList.toggle("selected", place === selected);
       n.classList.toggle("target", ui.targets.includes(place));
+      // What may be touched can be reached with Tab and named by a screen reader.
+      const live = n.classList.contains("source") || n.classList.contains("target") || place === selected;
+      if (live) {
+        n.setAttribute("tabindex", "0");
+        n.setAttribute("role", "button");
+        n.setAttribute("aria-label", this.placeName(place));
+      }
     }
     this.svg.setAttribute("aria-label", this.statusText());
+  }
+
+  /** A place as a person says it: a square's name, or a Narabi card's number and colour. */
+  placeName(place) {
+    return this.state.game === "narabi" ? this.cardText(Number(place)) : place;
   }
 
   statusText() {
