@@ -77,6 +77,8 @@ async def _touch_against_buttons(ana, ben, frame, shots, name: str, start: str,
             await answer.wait_for(timeout=30_000)
             await answer.click()
             await frame.locator(".questions li", has_text="→ Yes").first.wait_for(timeout=30_000)
+            # ...and reaches the thread, where Ben reads it
+            await ben.locator("#messages article", has_text="Ana: Yes").last.wait_for(timeout=30_000)
             asked_back -= 1
             answered += 1
         elif await my_turn(ben):
