@@ -33,7 +33,7 @@ export class TableView {
     this.confirming = null;
     this.root = node("section", { class: "table", "data-table": id });
     const boardCol = node("div", { class: "board-col" }, this.root);
-    this.svg = el("svg", { class: "board", role: "img", "aria-label": "" }, boardCol);
+    this.svg = el("svg", { class: "board", role: "group", "aria-label": "" }, boardCol);
     const side = node("aside", { class: "side" }, this.root);
     this.statusEl = node("p", { class: "status", "aria-live": "polite" }, side);
     this.playersEl = node("ul", { class: "players" }, side);
@@ -73,11 +73,6 @@ export class TableView {
     const s = this.state;
     if (this.plan.length && this.answers.length === this.plan.length) return this.answers[this.answers.length - 1];
     return { public: s.public, legal: s.legal, last: s.last };
-  }
-
-  myCards() {
-    const s = this.state;
-    return new Set(((s.private && s.private.cards) || []).map((c) => c.id));
   }
 
   /** place -> the places it may go, as the server sent them (nothing when it is not our move);
