@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from . import activity
 from .runtime.autoplay import AutoPlayer
 from .runtime.console import Console
 from .config import AI_PRIORITIES, Settings
@@ -25,6 +26,7 @@ from .runtime.reviews import Reviewer, has_review, review_module
 from .runtime.thinkpool import ThinkPool
 from .runtime.turnclock import TurnClock
 from .ui.budget import URGENT, Budget, pace
+from .ui import launch
 from .ui.dms import DirectMessages
 from .ui.reconcile import Reconciler
 from .ui.relay import Relay
@@ -180,6 +182,10 @@ class TabletopBot(commands.AutoShardedBot):
         self._sync = sync_commands
         #: the slash commands were sent to Discord (taken or refused), or need not be
         self.commands_synced = False
+        #: the Activity's web server when configured (bot/activity), and what starts it with
+        #: (the stand-in's HTTP session, the playground's mock flag)
+        self.activity_server: Any = None
+        self.activity_options: dict[str, Any] = {}
         #: what Discord refused of the last command sync (one line), None when it took them
         self.sync_refused: str | None = None
         self._in_flight = 0
@@ -221,6 +227,7 @@ class TabletopBot(commands.AutoShardedBot):
         self.turnclock.start()
         if self.heap is not None:
             self.heap.start()  # after the restore: what it loaded is the long-lived part
+        self.activity_server = await activity.start(self, self.settings, **self.activity_options)
         await asyncio.gather(*warming)
 
     async def _ai_prepare(self, live: LiveTable, seat: int, level: str, view: dict[str, Any],
@@ -252,7 +259,8 @@ class TabletopBot(commands.AutoShardedBot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         try:
-            synced = await self.tree.sync(guild=guild)
+            synced = await (self.tree.sync(guild=guild) if guild is not None else launch.sync_global(
+                self.tree, self.http, self.application_id or 0, activity=launch.enabled(self)))
         except discord.HTTPException as exc:
             self.sync_refused = refused_sync_text(exc, self.tree.get_commands(guild=guild))
             log.error("Discord refused the slash commands (HTTP %s, code %s); the bot keeps "
@@ -318,6 +326,8 @@ class TabletopBot(commands.AutoShardedBot):
     async def close(self) -> None:
         self.closing = True
         try:
+            await activity.stop(self.activity_server)
+            self.activity_server = None
             await self.upkeep.stop()
             await self.turnclock.stop()
             await self.autoplayer.stop()

@@ -86,6 +86,20 @@ class Settings:
             return "shards-" + ",".join(map(str, ids))
         return "0"
 
+    #: the Activity's web server (None: no Activity, no Open board button, no Entry Point)
+    activity_port: int | None = None
+    activity_host: str = "127.0.0.1"
+    #: the application's OAuth2 client id (None: the bot's application id)
+    discord_client_id: int | None = None
+    discord_client_secret: str | None = field(default=None, repr=False)
+    #: signs the Activity's sessions (None: derived from the client secret)
+    activity_session_secret: str | None = field(default=None, repr=False)
+    activity_session_hours: float = 12.0
+
+    @property
+    def activity_enabled(self) -> bool:
+        return self.activity_port is not None and bool(self.discord_client_secret)
+
     @property
     def rest_per_second(self) -> float:
         """This process's share of ``rest_budget``."""
@@ -158,7 +172,8 @@ class Settings:
             raise ConfigError(f"METRICS_PORT must be a TCP port (0-65535), got "
                               f"{env.get('METRICS_PORT', '').strip()!r}.")
         metrics_host = env.get("METRICS_HOST", "").strip() or "127.0.0.1"
-        return cls(token=token, database_path=path, dev_guild_id=int(guild) if guild else None,
+        activity = _activity(env)
+        return cls(**activity, token=token, database_path=path, dev_guild_id=int(guild) if guild else None,
                    log_level=level,
                    lobby_ttl_hours=DEFAULT_LOBBY_TTL_HOURS if ttl is None else ttl,
                    retention_days=retention,
@@ -175,6 +190,28 @@ class Settings:
                    cluster_index=int(cluster_index) if cluster_index else None,
                    metrics_port=None if metrics_port is None else int(metrics_port),
                    metrics_host=metrics_host)
+
+
+def _activity(env: Mapping[str, str]) -> dict[str, object]:
+    """ACTIVITY_PORT and DISCORD_CLIENT_SECRET turn the Activity on (both or neither)."""
+    port = _number(env, "ACTIVITY_PORT", "a TCP port, e.g. 8081", minimum=1)
+    secret = env.get("DISCORD_CLIENT_SECRET", "").strip() or None
+    if (port is None) != (secret is None):
+        raise ConfigError("the Activity needs both ACTIVITY_PORT and DISCORD_CLIENT_SECRET "
+                          "(Developer Portal → your app → OAuth2 → Client Secret), or neither.")
+    if port is not None and (port != int(port) or port > 65535):
+        raise ConfigError(f"ACTIVITY_PORT must be a TCP port (1-65535), got {port:g}.")
+    client = env.get("DISCORD_CLIENT_ID", "").strip()
+    if client and not client.isdigit():
+        raise ConfigError(f"DISCORD_CLIENT_ID must be the application id (digits only), got "
+                          f"{client!r}.")
+    hours = _positive(env, "ACTIVITY_SESSION_HOURS", "hours, e.g. 12")
+    return {"activity_port": None if port is None else int(port),
+            "activity_host": env.get("ACTIVITY_HOST", "").strip() or "127.0.0.1",
+            "discord_client_id": int(client) if client else None,
+            "discord_client_secret": secret,
+            "activity_session_secret": env.get("ACTIVITY_SESSION_SECRET", "").strip() or None,
+            "activity_session_hours": 12.0 if hours is None else hours}
 
 
 def _database(env: Mapping[str, str]) -> tuple[Path, str | None]:

@@ -22,7 +22,7 @@ FLOORS = [
     ("bot.store",),
     ("bot.config",),
     ("bot.domain",),
-    ("bot.runtime", "render"),
+    ("bot.runtime", "render", "bot.activity"),
     ("bot.ui",),
     ("bot.client",),
     ("cogs",),

@@ -136,6 +136,16 @@ class TableCache:
                                         log_rows)
         return live
 
+    def forget_older(self, table_id: int, version: int, rev: int) -> bool:
+        """Another process committed ``(version, rev)`` of the table: drop an older copy kept
+        here, so that its next use reads the store. True when one was dropped."""
+        live = self._cache.get(table_id) or self._recent.get(table_id)
+        if live is None or (live.row.version, live.row.rev) >= (version, rev):
+            return False
+        self._cache.pop(table_id, None)
+        self._recent.pop(table_id, None)
+        return True
+
     def unfinished_ids(self, game_key: str) -> list[int]:
         return [tid for tid, live in self._cache.items() if live.row.game == game_key]
 

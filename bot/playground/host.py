@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from urllib.parse import urlencode
 from collections import deque
 from typing import Any
 
@@ -66,7 +67,13 @@ class Playground:
     async def start(cls, settings: Any, store: Any) -> "Playground":
         from bot.client import TabletopBot
         bot = TabletopBot(settings, store, sync_commands=False)
-        return cls(await Harness.start(bot, FakeDiscord()))
+        fake = FakeDiscord()
+        if settings.activity_enabled:
+            # The Activity signs people in against the stand-in, and its page uses the SDK's
+            # DiscordSDKMock: decided here, by the server, never by the page.
+            fake.apps.enable_activities()
+            bot.activity_options["mock"] = True
+        return cls(await Harness.start(bot, fake))
 
     def hang_up(self) -> None:
         """Tell every open page the playground stops (their live feeds end)."""
@@ -114,6 +121,8 @@ class Playground:
             note = self._note(who, text, channel_id)
             self._broadcast_message(note)
             return {"ok": True}
+        if text.strip() == "/launch" and self.fake.apps.activities_enabled:
+            return self._entry_point(who, channel_id)
         try:
             parsed: Parsed = parse(text.strip(), self.commands, self.find_user)
         except CommandError as exc:
@@ -150,7 +159,38 @@ class Playground:
             if loop.time() > deadline:
                 return {"error": t("playground.error.interaction_failed", locale)}
             await asyncio.sleep(0.02)
-        return {"ok": True}
+        url = self.activity_url(token)
+        if url is None:
+            return {"ok": True}
+        user_id = self.tokens.get(token, (0, ""))[0]
+        self._broadcast({"type": "activity", "url": url}, lambda uid: uid == user_id)
+        return {"ok": True, "activity": {"url": url}}
+
+    def _entry_point(self, who: Member, channel_id: int) -> dict[str, Any]:
+        """The Entry Point command (``/launch``): Discord handles it itself, opening the
+        Activity in the channel, where the page lists the channel's tables."""
+        from bot.testing.fake_discord import user_payload
+        user = dict(user_payload(who.id, who.name), locale=who.locale)
+        token = f"entry-{snowflake()}"
+        self.fake.apps.open_instance(channel_id, user, token)
+        url = self.activity_url(token)
+        if url is None:
+            return {"error": "The Activity is not running."}
+        self._broadcast({"type": "activity", "url": url}, lambda uid: uid == who.id)
+        return {"ok": True, "activity": {"url": url}}
+
+    def activity_url(self, token: str) -> str | None:
+        """Where the pane opens the Activity the bot launched in answer to ``token``: the
+        query Discord gives an Activity's page, and the clicker's one-time OAuth2 code (in the
+        fragment, which no server sees) for the page's mocked ``authorize``."""
+        server = getattr(self.bot, "activity_server", None)
+        launch = next((l for l in reversed(self.fake.apps.launches) if l["token"] == token), None)
+        if server is None or launch is None:
+            return None
+        query = urlencode({"instance_id": launch["instance_id"],
+                           "channel_id": launch["channel_id"], "guild_id": self.fake.guild_id,
+                           "frame_id": f"pg-{snowflake()}", "platform": "desktop"})
+        return f"{server.url}?{query}#code={launch['code']}"
 
     def _known_channel(self, channel_id: int, who: Member) -> int:
         if channel_id in self.fake.threads or self.fake.dm_channels.get(channel_id) == who.id:

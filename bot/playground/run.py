@@ -25,13 +25,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="an AI player waits this long before moving (default 1)")
 
 
-def settings_for(database: Path, ai_pause: float = 1.0, ai_priority: str = "low"):
+def settings_for(database: Path, ai_pause: float = 1.0, ai_priority: str = "low",
+                 activity: bool = True):
     # Low, not idle: on a laptop the browser and everything else keep the CPU busy enough to
     # starve an idle-priority search, and the AI would then play random moves.
     from bot.config import Settings
+    from bot.testing.fake_apps import CLIENT_SECRET
+    # The Activity on any free port of this machine, signing in against the stand-in's
+    # application (whose client secret this is).
+    extra = dict(activity_port=0, discord_client_secret=CLIENT_SECRET) if activity else {}
     return Settings(token="", database_path=database, dev_guild_id=None, log_level="WARNING",
                     ai_workers=1, render_workers=0, ai_pause_seconds=ai_pause,
-                    ai_priority=ai_priority)
+                    ai_priority=ai_priority, **extra)
 
 
 async def play(args: argparse.Namespace) -> int:

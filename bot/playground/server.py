@@ -24,7 +24,9 @@ ASSETS = {"/static/app.js": ("app.js", "text/javascript; charset=utf-8"),
           "/static/markdown.js": ("markdown.js", "text/javascript; charset=utf-8"),
           "/static/vendor/simple-markdown.js": ("vendor/simple-markdown.js",
                                                 "text/javascript; charset=utf-8"),
-          "/static/style.css": ("style.css", "text/css; charset=utf-8")}
+          "/static/style.css": ("style.css", "text/css; charset=utf-8"),
+          "/static/activity-pane.js": ("activity-pane.js", "text/javascript; charset=utf-8"),
+          "/static/activity-pane.css": ("activity-pane.css", "text/css; charset=utf-8")}
 SECURITY = {"Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
                                        "img-src 'self'; connect-src 'self'; base-uri 'none'; "
                                        "form-action 'none'; frame-ancestors 'none'",
@@ -62,6 +64,7 @@ def page(lang: str) -> bytes:
 
 LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1", "[::1]"}
 LOCAL_ONLY = web.AppKey("local_only", bool)
+FRAMES = web.AppKey("frames", str)
 
 
 @web.middleware
@@ -79,6 +82,10 @@ async def _guard(request: web.Request, handler: Any) -> web.StreamResponse:
             raise web.HTTPForbidden(text="other origin")
     response = await handler(request)
     response.headers.update(SECURITY)
+    frames = request.app[FRAMES]
+    if frames:
+        # The Activity's pane: an iframe of the bot's own Activity server, nothing else.
+        response.headers["Content-Security-Policy"] += f"; frame-src {frames}"
     return response
 
 
@@ -86,6 +93,8 @@ def make_app(playground: Playground, local_only: bool = True) -> web.Application
     app = web.Application(middlewares=[_guard], client_max_size=64 * 1024)
     app[PLAYGROUND] = playground
     app[LOCAL_ONLY] = local_only
+    server = getattr(playground.bot, "activity_server", None)
+    app[FRAMES] = server.url.rstrip("/") if server is not None else ""
     assets = {path: (_asset(name), kind) for path, (name, kind) in ASSETS.items()}
 
     async def asset(request: web.Request) -> web.Response:

@@ -144,12 +144,12 @@ class ActionQueries(StoreCore):
     async def questions_of(self, table_id: int) -> list[dict[str, Any]]:
         """Every question of a running table, oldest first, as the table saw them (public)."""
         rows = await self._fetchall(
-            "SELECT turn, asker, asked, payload, answer, created_at FROM questions "
+            "SELECT id, turn, asker, asked, payload, answer, created_at FROM questions "
             "WHERE table_id=? ORDER BY id", (table_id,))
         out = []
-        for turn, asker, asked, payload, answer, created_at in rows:
+        for qid, turn, asker, asked, payload, answer, created_at in rows:
             question = loads(payload)
-            out.append({"turn": turn, "asker": asker, "asked": asked,
+            out.append({"id": qid, "turn": turn, "asker": asker, "asked": asked,
                         "card": question.get("card"), "other": question.get("other"),
                         "answer": None if answer is None else bool(answer), "at": created_at})
         return out

@@ -115,6 +115,16 @@ class TableQueries(StoreCore):
             "AND coalesce(thread_id, channel_id)=? ORDER BY id", (game, channel_id))
         return [r[0] for r in rows]
 
+    async def tables_in_channel(self, channel_id: int, finished_since: float,
+                                limit: int = 25) -> list[int]:
+        """Lobbies and running games posted in ``channel_id`` or played in it (a thread), and
+        games there finished since ``finished_since``, newest first (the Activity's list)."""
+        rows = await self._fetchall(
+            "SELECT id FROM game_tables WHERE (channel_id=? OR thread_id=?) AND "
+            "(status IN ('lobby','playing') OR (status='finished' AND updated_at>=?)) "
+            "ORDER BY id DESC LIMIT ?", (channel_id, channel_id, finished_since, limit))
+        return [r[0] for r in rows]
+
     async def set_seats(self, table_id: int, seats: list[SeatRow]) -> None:
         async def job(tx: Tx) -> None:
             await tx.execute("DELETE FROM seats WHERE table_id=?", (table_id,))

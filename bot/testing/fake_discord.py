@@ -22,6 +22,7 @@ import discord
 from .discord_limits import (INTERACTION_DEADLINE, INTERACTION_TOKEN_LIFETIME, RateLimits,
                              message_errors, route_of)
 from .discord_spec import SPEC
+from .fake_apps import AppStandIn
 from .fake_http import Answer, FakeSession
 
 APP_ID = 900000000000000001
@@ -58,12 +59,14 @@ class Request:
     #: when it reached Discord (the fake's clock), and what Discord answered
     at: float = 0.0
     status: int = 200
+    #: made with a person's OAuth2 token or the client's credentials, not the bot token
+    oauth: bool = False
 
     @property
     def counted(self) -> bool:
         """Whether it counts against the bot token's global budget (interaction callbacks and
-        the interaction's own webhook do not)."""
-        return not self.path.startswith(("/interactions/", "/webhooks/"))
+        the interaction's own webhook do not, nor calls made with a person's OAuth2 token)."""
+        return not self.oauth and not self.path.startswith(("/interactions/", "/webhooks/"))
 
     @property
     def text(self) -> str:
@@ -142,6 +145,8 @@ class FakeDiscord:
         #: a callable run before each REST request; it may raise to make the request fail
         self.before_request: Any = None
         self._deferred_thinking: set[str] = set()
+        #: the application: its commands, Activities, OAuth2 codes and tokens
+        self.apps = AppStandIn(self, app_id=APP_ID, ids=snowflake, refusal=Refusal)
 
     # -- queries for tests ----------------------------------------------------------------
 
@@ -232,6 +237,11 @@ class FakeDiscord:
                 "error code: 1015"
         interaction = route.startswith(("/interactions/", "/webhooks/{webhook_id}/{webhook_token}"))
         token = headers.get("Authorization", "")
+        if self.apps.is_oauth(path, headers):
+            self.requests.append(Request(method, path, body, at=self.now(), oauth=True))
+            status, answer = self.apps.oauth(method, path, headers, body)
+            self.requests[-1].status = status
+            return self._answer(status, answer)
         if not interaction:
             if not token.startswith("Bot "):
                 return self._answer(401, {"message": "401: Unauthorized", "code": 0})
@@ -308,6 +318,10 @@ class FakeDiscord:
             if self.deny_threads:
                 raise Refusal(403, {"code": 50013, "message": "Missing Permissions"})
             return self._thread(int(parts[1]), snowflake(), body)
+        if parts[0] == "applications" and parts[1:2] == [str(APP_ID)]:
+            handled, answer = self.apps.route(method, parts, body)
+            if handled:
+                return answer
         if parts[0] == "applications" and parts[-1] == "commands" and method == "PUT":
             return [dict(c, id=str(snowflake()), application_id=str(APP_ID), version="1")
                     for c in body]
@@ -401,6 +415,18 @@ class FakeDiscord:
             message = self._message(channel_id, {"content": ""}, [], flags=data.get("flags", 0))
             self._original[token] = int(message["id"])
             self._deferred_thinking.add(token)
+        elif kind == 12:  # LAUNCH_ACTIVITY: an instance in this channel, the clicker in it
+            if not self.apps.activities_enabled:
+                raise Refusal(400, {"code": 50035, "message": "Invalid Form Body", "errors": {
+                    "type": {"_errors": [{"code": "INTERACTION_CALLBACK_TYPE_INVALID",
+                                          "message": "Activities are not enabled"}]}}})
+            instance_id = self.apps.launch(token, record)
+            return {"interaction": {"id": str(snowflake()), "type": record.kind,
+                                    "activity_instance_id": instance_id,
+                                    "response_message_id": None,
+                                    "response_message_loading": False,
+                                    "response_message_ephemeral": False},
+                    "resource": {"type": 12, "activity_instance": {"id": instance_id}}}
         response = {"interaction": {"id": str(snowflake()), "type": record.kind,
                                     "response_message_id": message["id"] if message else None,
                                     "response_message_loading": kind == 5,
@@ -425,6 +451,8 @@ class InteractionRecord:
     created: float
     kind: int
     message_id: int | None = None
+    #: who sent it (a user object with their locale): what an Activity launched by it knows
+    user: dict[str, Any] | None = None
 
 
 @dataclass

@@ -30,6 +30,8 @@ def read_body(data: Any) -> tuple[Any, list[tuple[str, bytes]]]:
         return None, []
     if isinstance(data, (str, bytes)):
         return (json.loads(data) if data else None), []
+    if isinstance(data, dict):  # a form, as aiohttp encodes a dict (OAuth2's token request)
+        return {str(k): str(v) for k, v in data.items()}, []
     body, files = None, []
     for options, _headers, value in data._fields:  # aiohttp.FormData
         name = options["name"]

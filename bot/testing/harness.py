@@ -41,6 +41,11 @@ class Harness:
         bot._connection._add_guild_from_data({"id": str(fake.guild_id), "name": "Server",
                                               "owner_id": "1", "roles": [], "channels": []})
         harness = cls(bot, fake)
+        options = getattr(bot, "activity_options", None)
+        if options is not None:
+            # An Activity server started with this bot asks the stand-in, not Discord, who
+            # its visitors are.
+            options.setdefault("oauth_session", fake.session())
         await bot._async_setup_hook()
         await bot.setup_hook()
         return harness
@@ -70,7 +75,9 @@ class Harness:
         channel = (dict(self.fake.threads[channel_id]) if is_thread else
                    {"id": str(channel_id), "type": 0, "guild_id": str(self.fake.guild_id), "name": "games",
                     "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None})
-        self.fake.interactions[token] = InteractionRecord(channel_id, self.fake.now(), kind)
+        self.fake.interactions[token] = InteractionRecord(
+            channel_id, self.fake.now(), kind,
+            user=dict(user_payload(member.id, member.name), locale=member.locale))
         payload = {
             "id": str(snowflake()), "application_id": str(APP_ID), "type": kind, "token": token,
             "version": 1, "guild_id": str(self.fake.guild_id), "channel_id": str(channel_id),

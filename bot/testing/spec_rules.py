@@ -246,6 +246,10 @@ def _command_rules(commands: list[Any], errors: dict[str, Any]) -> None:
             put(errors, (i, "name"), "APPLICATION_COMMANDS_DUPLICATE_NAME",
                  "Application command names must be unique")
         names.add(key)
+        if command.get("type") == 4 and any(isinstance(c, dict) and c.get("type") == 4
+                                            for c in commands[:i]):
+            put(errors, (i, "type"), "APPLICATION_COMMAND_PRIMARY_ENTRY_POINT_ALREADY_EXISTS",
+                 "An application can only have one PRIMARY_ENTRY_POINT command")
         if command.get("type") in (None, 1):
             _name_rules(command, (i,), errors)
             size = _command_size(command)

@@ -16,6 +16,7 @@ import sys
 import time
 from typing import Any
 
+from .benchmarks.activity import bench_activity, print_activity
 from .benchmarks.backends import bench_backends, print_backends
 from .benchmarks.interactions import bench_interactions, bench_starts
 from .benchmarks.load import bench_ai_load, bench_par, bench_par_load, print_par
@@ -87,6 +88,7 @@ def main(*, json_output: bool = False, quick: bool = False, db: str = "both") ->
         "games": bench_games(quick),
         "backends": bench_backends(["sqlite", "postgres"] if db == "both" else [db], quick),
         "tournament": tournament.bench(quick),
+        "activity": asyncio.run(bench_activity(quick)),
     }
     if json_output:
         json.dump(figures, sys.stdout, indent=2)
@@ -151,4 +153,5 @@ def main(*, json_output: bool = False, quick: bool = False, db: str = "both") ->
         print(f"{game}: {shown}")
     print_backends(figures["backends"])
     tournament.print_figures(figures["tournament"])
+    print_activity(figures["activity"])
     return 0

@@ -18,6 +18,7 @@ from ..i18n import t
 from ..domain.tables import LiveTable, Outcome
 from ..runtime.thinkpool import ThinkFailed, ThinkTimeout
 from .dms import DmsClosed
+from .launch import VERB as OPEN_BOARD, open_board_button
 from .host import CogPart
 from .limits import clip, CONTENT, EMBED_DESCRIPTION, THREAD_NAME
 from .permissions import missing_from_error, missing_in_channel
@@ -244,6 +245,9 @@ class PublishMixin(CogPart):
                                   emoji="🎞️"),
                            review_button(self.game_key, tid, locale))
         items = list(self.game_components(live, locale))
+        opener = open_board_button(self.bot, self.cid(tid, OPEN_BOARD), locale)
+        if opener is not None:
+            items.append(opener)
         if self.private_button:
             items.append(button(self.cid(tid, "mine"), t(self.private_button, locale), emoji="🔒"))
         items.append(button(self.cid(tid, "resign"), t(f"{self.game_key}.button.resign", locale),

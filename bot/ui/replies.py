@@ -7,11 +7,16 @@ from typing import Any
 import discord
 
 from ..games import IllegalAction
-from ..i18n import has, t
 from ..markdown import md
 from ..store import StoreFailure
+from ..domain import refusals
 from ..domain.tables import TableError
 from .limits import CONTENT, clip
+
+
+def error_text(exc: TableError | IllegalAction | StoreFailure, game: str, locale: Any) -> str:
+    """The refusal sentence for a Discord message: every parameter Markdown-escaped (md)."""
+    return refusals.error_text(exc, game, locale, fill=md)
 
 
 async def ephemeral(interaction: discord.Interaction, text: str, *,
@@ -37,18 +42,6 @@ async def update_message(interaction: discord.Interaction, **fields: Any) -> Non
         await interaction.edit_original_response(**fields)
     else:
         await interaction.response.edit_message(**fields)
-
-
-def error_text(exc: TableError | IllegalAction | StoreFailure, game: str, locale: Any) -> str:
-    if isinstance(exc, StoreFailure):
-        return t("error.store_failed", locale)
-    # A refusal may quote what was typed: every parameter is escaped (md).
-    if isinstance(exc, TableError):
-        return md(f"error.{exc.code}", locale, **exc.params)
-    for key in (f"{game}.illegal.{exc.code}", f"illegal.{exc.code}"):
-        if has(key):
-            return md(key, locale, **exc.params)
-    return md("illegal.generic", locale, reason=str(exc))
 
 
 async def refuse(interaction: discord.Interaction, exc: TableError | IllegalAction | StoreFailure,

@@ -9,6 +9,7 @@ import discord
 
 from ..i18n import t
 from ..store import StoreFailure
+from .launch import VERB as LAUNCH, launch_board
 from .replies import ephemeral
 from .review import VERB as REVIEW, ReviewViewer
 from .routing import Route, message_has_component
@@ -88,7 +89,8 @@ class Router:
         with bot.in_flight():  # type: ignore[attr-defined]
             # A finished game's review is the same for every game: one viewer answers it.
             work = (ReviewViewer(bot).on_click(interaction, route)  # type: ignore[arg-type]
-                    if route.verb == REVIEW else cog.on_route(interaction, route))
+                    if route.verb == REVIEW else launch_board(interaction, route)
+                    if route.verb == LAUNCH else cog.on_route(interaction, route))
             await answer_errors(interaction, work, route.custom_id)
         bot.relay.remember(interaction)  # type: ignore[attr-defined]
 

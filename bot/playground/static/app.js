@@ -192,7 +192,8 @@
       if (fresh.length && Date.now() - lastAction < 15000 && current === channels.main.id) open(fresh[fresh.length - 1].id);
       else if (current === channels.main.id) open(current); // thread links under lobbies
       else sidebar();
-    } else if (event.type === "reload") location.reload();
+    } else if (event.type === "activity") PG.openActivity(event.url);
+    else if (event.type === "reload") location.reload();
     else if (event.type === "closed") { $("status").textContent = t("status.stopped"); $("status").className = "status"; PG.source.close(); }
   }
 
