@@ -30,6 +30,7 @@ def command_payloads() -> list[dict[str, Any]]:
     from bot.client import TabletopBot, extensions
     from bot.config import Settings
     from bot.store import Store
+    from bot.ui.launch import entry_point_payload
     from bot.ui.translator import CatalogTranslator
 
     async def payloads(folder: Path) -> list[dict[str, Any]]:
@@ -40,8 +41,9 @@ def command_payloads() -> list[dict[str, Any]]:
             await bot.tree.set_translator(CatalogTranslator())
             for name in extensions():
                 await bot.load_extension(name)
+            # The Entry Point is sent only where the Activity is configured: listed all the same.
             return [await command.get_translated_payload(bot.tree, bot.tree.translator)
-                    for command in bot.tree.get_commands()]
+                    for command in bot.tree.get_commands()] + entry_point_payload([])
         finally:
             await store.close()
 

@@ -95,8 +95,10 @@ EXAMPLE = ("docs/developers/add-a-game.md", "/nim")
 WEB_PATHS = set(console.ROUTES)
 
 
-def test_every_command_and_option_the_docs_mention_exists(tree):
+def test_every_command_and_option_the_docs_mention_exists(tree, payloads):
     wrong = []
+    # Discord shows the Entry Point command as /launch too (it takes no options).
+    tree = {**tree, **{"/" + p["name"]: set() for p in payloads if p.get("type") == 4}}
     for name, text in texts().items():
         for path, options in mentions(text):
             if (name, path.split()[0]) == EXAMPLE or path in WEB_PATHS:
