@@ -139,7 +139,7 @@ async def test_narabi_by_touch_with_a_button_player_and_an_ai(browser, playgroun
     await ai.select_option("easy")
     start = ana.locator("#messages article").filter(
         has=ana.get_by_role("button", name="Start")).last.get_by_role("button", name="Start")
-    await ana.locator("#messages article", has_text="Narabi").last.locator(".line", has_text="AI · Easy").first.wait_for()
+    await ana.locator("#messages article", has_text="Narabi").last.get_by_text("AI · Easy").first.wait_for()
     await start.and_(ana.locator("button:enabled")).wait_for()
     await start.click()
     for page in (ana, ben):
