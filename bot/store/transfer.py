@@ -33,6 +33,10 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("heartbeat", "id"),
     ("shard_heartbeat", "shard"),
     ("reviews", "table_id"),
+    ("lessons", "user_id, game"),
+    ("puzzle_attempts", "id"),
+    ("puzzle_ratings", "user_id, game"),
+    ("game_puzzles", "puzzle_id"),
 )
 CHUNK = 500
 

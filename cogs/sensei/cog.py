@@ -7,6 +7,7 @@ import discord
 from discord import app_commands
 
 from bot.games import IllegalAction
+from bot.games.warnings import losing_turn
 from bot.games.sensei import Sensei, check_turn, format_turn, parse_turn
 from bot.games.sensei.notation import MAX_ACTIONS, format_action, parse_action
 from bot.i18n import t
@@ -42,7 +43,8 @@ FIRST_CHOICES = _choices("first", ("random", "green", "red"))
 OPTION_DESCRIPTIONS = dict(version=command_text("cmd.sensei.version"),
                            setup=command_text("cmd.sensei.setup"),
                            board=command_text("cmd.sensei.board"),
-                           first=command_text("cmd.sensei.first"))
+                           first=command_text("cmd.sensei.first"),
+                           warn=command_text("cmd.sensei.warn"))
 
 
 @app_commands.guild_only()
@@ -60,9 +62,10 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
     @named_options
     async def start_command(self, interaction: discord.Interaction, version: str = "arashi",
                             setup: str = "standard", board: str = "plain",
-                            first: str = "random", ai: str | None = None) -> None:
+                            first: str = "random", ai: str | None = None,
+                            warn: bool = False) -> None:
         await self.open_with_ai(interaction, dict(version=version, setup=setup, board=board,
-                                                  first=first), ai)
+                                                  first=first, **({"warn": True} if warn else {})), ai)
 
     @app_commands.command(name=command_name("challenge"),
                           description=command_text("cmd.sensei.challenge.description"))
@@ -74,7 +77,8 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
     @named_options
     async def challenge_command(self, interaction: discord.Interaction, opponent: discord.Member,
                                 version: str = "arashi", setup: str = "standard",
-                                board: str = "plain", first: str = "random") -> None:
+                                board: str = "plain", first: str = "random",
+                                warn: bool = False) -> None:
         if opponent.id == interaction.user.id:
             await refuse(interaction, TableError("sensei_self_challenge"), self.game_key)
             return
@@ -82,7 +86,8 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
             await refuse(interaction, TableError("sensei_bot_challenge"), self.game_key)
             return
         await self.open_lobby(interaction, dict(version=version, setup=setup, board=board,
-                                                first=first), invited=opponent)
+                                                first=first, **({"warn": True} if warn else {})),
+                              invited=opponent)
 
     @app_commands.command(name=command_name("move"), description=command_text("cmd.sensei.move.description"))
     @app_commands.describe(notation=command_text("cmd.sensei.move.notation"))
@@ -127,13 +132,20 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
                      move=exc.params["move"], reason=reason)
         return reason
 
+    def lesson(self):
+        from .lesson import lesson
+
+        return lesson()
+
     # == how things read ===================================================================
 
     def options_text(self, options: Mapping[str, Any], locale: str) -> str:
-        return "\n".join(
-            t("sensei.option.line", locale, name=t(f"sensei.option.{name}", locale),
-              value=t(f"sensei.{name}.{options[name]}", locale))
-            for name in ("version", "setup", "board", "first") if name in options)
+        lines = [t("sensei.option.line", locale, name=t(f"sensei.option.{name}", locale),
+                   value=t(f"sensei.{name}.{options[name]}", locale))
+                 for name in ("version", "setup", "board", "first") if name in options]
+        if options.get("warn"):
+            lines.append(t("warn.option.on", locale))
+        return "\n".join(lines)
 
     def _sensei(self, live: LiveTable) -> Sensei:
         game = live.game
@@ -235,7 +247,8 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
 
     async def handle(self, interaction: discord.Interaction, route_: Route) -> None:
         handler = {"move": self._plan, "plan": self._plan, "from": self._from,
-                   "send": self._send, "end": self._end, "undo": self._undo,
+                   "send": self._send, "sendok": self._send, "end": self._end,
+                   "undo": self._undo,
                    "offer": self._offer, "accept": self._accept,
                    "decline": self._decline}.get(route_.verb)
         if handler is None:
@@ -347,10 +360,29 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         actions = list(plan)
         if self._turn_open(game, trial, seat):
             actions.append({"type": "end_turn"})
+        if route_.verb == "send" and warns(live):
+            reason = losing_reason(trial, seat, actions[len(plan):])
+            if reason is not None:
+                await self._warn(interaction, live, plan, trial, reason)
+                return
         outcome = await self.perform_all(interaction, live.id, actions, self.version_of(route_),
                                          route_)
         if outcome is not None:
             await self._after_act(interaction, outcome)
+
+    async def _warn(self, interaction: discord.Interaction, live: LiveTable,
+                    plan: list[dict], trial: Sensei, reason: tuple[str, dict[str, Any]]) -> None:
+        """Ask before sending a turn the rules would make the sender lose at once. The
+        reason names only what the board shows (Sensei hides nothing)."""
+        locale = str(interaction.locale)
+        tid, version, code = live.id, live.row.version, encode_plan(plan)
+        text = t("warn.loses", locale, reason=t(reason[0], locale, **reason[1]))
+        view = view_of(
+            button(self.cid(tid, "sendok", version, code), t("warn.button.anyway", locale),
+                   style=discord.ButtonStyle.danger, emoji="⚠️"),
+            button(self.cid(tid, "plan", version, code), t("button.back", locale)))
+        await self.show_step(interaction, text, view,
+                             self.picture(live, trial.public_view(), locale))
 
     async def _end(self, interaction: discord.Interaction, route_: Route) -> None:
         await self._act(interaction, route_, {"type": "end_turn"})
@@ -405,6 +437,27 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
 
     async def _decline(self, interaction: discord.Interaction, route_: Route) -> None:
         await self._draw_verb(interaction, route_, "decline_draw", "sensei.draw.declined")
+
+
+def warns(live: LiveTable) -> bool:
+    """Whether a turn that loses at once is questioned before it is sent: always in a casual
+    game (an AI holds a seat, nothing is rated), in a rated one when the lobby chose it."""
+    casual = any(not s.person or s.ai is not None for s in live.row.seats)
+    return casual or bool(live.row.options.get("warn"))
+
+
+def losing_reason(trial: Sensei, seat: int, rest: list[dict[str, Any]]
+                  ) -> tuple[str, dict[str, Any]] | None:
+    """Why the planned turn (``trial``, to be finished by ``rest``) would lose the game for
+    ``seat`` by a rule, as a catalog key and its values, or None. The rules' own verdict
+    (``bot.games.warnings``), so it says only what the board shows."""
+    found = losing_turn(trial, seat, rest)
+    if found is None:
+        return None
+    params = found["params"]
+    key = "warn.sensei.both" if params.get("both") else "warn.sensei.barrier"
+    return key, {"barrier": " ".join(params["barrier"]), "touching": " ".join(params["touching"]),
+                 "count": params["count"]}
 
 
 def encode_plan(plan: list[dict[str, Any]]) -> str:

@@ -1,0 +1,129 @@
+"""Lessons, the warning before a losing turn, and puzzles, through the fake Discord."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.games import puzzles
+from bot.games.sensei import parse_turn
+from bot.testing.fake_discord import components_of
+from cogs.sensei import lesson as sensei_lesson
+from cogs.sensei.cog import losing_reason, warns
+from tests.conftest import start_bot
+from tests.helpers import ephemeral_reply
+
+pytestmark = pytest.mark.usefixtures("no_missing_text")
+
+
+def ids(message: dict[str, Any]) -> list[str]:
+    return [c["custom_id"] for c in components_of(message) if "custom_id" in c]
+
+
+def labelled(message: dict[str, Any], label: str) -> str:
+    found = [c["custom_id"] for c in components_of(message) if c.get("label") == label]
+    assert len(found) == 1, (label, [c.get("label") for c in components_of(message)])
+    return found[0]
+
+
+def ending(message: dict[str, Any], what: str) -> str:
+    found = [cid for cid in ids(message) if cid.endswith(":" + what)]
+    assert len(found) == 1, (what, ids(message))
+    return found[0]
+
+
+async def tap(h, member, message, custom_id) -> dict[str, Any]:
+    await h.click(member, message, custom_id)
+    return h.fake.messages[int(message["id"])]
+
+
+async def test_sensei_lesson_through_every_rule_then_back_after_a_restart(database, players):
+    h = await start_bot(database)
+    ana = players[0]
+    try:
+        token = await h.command(ana, "sensei", "learn")
+        step = ephemeral_reply(h, token)
+        assert step["flags"] & 64 and step["attachments"], "private, with a picture"
+        assert "step 1 of 6" in step["content"] and "arrival" in step["content"]
+        step = await tap(h, ana, step, ending(step, "n"))
+        assert "two stone moves" in step["content"]
+        step = await tap(h, ana, step, labelled(step, "f1-f3 *d1-f3"))
+        assert "The AI answers: b7-b2 e7-e3" in step["content"] and "step 3 of 6" in step["content"]
+        step = await tap(h, ana, step, labelled(step, "c1-c6 c6-b6"))
+        assert "unfair-barrier rule" in step["content"] and step["attachments"]
+        # The tempting turn: the lesson asks exactly as a real game does.
+        warning = await tap(h, ana, step, labelled(step, "g4-g1"))
+        assert "This turn loses the game" in warning["content"]
+        assert "a1 b1 c1 d1 e1 f1 g1" in warning["content"] and "b2 d2 f2" in warning["content"]
+        lost = await tap(h, ana, warning, labelled(warning, "Play it anyway"))
+        assert "You lost the game" in lost["content"]
+        step = await tap(h, ana, lost, labelled(lost, "Try again"))
+        step = await tap(h, ana, step, labelled(step, "g4-g6"))
+        assert "step 5 of 6" in step["content"]
+        short = await tap(h, ana, step, labelled(step, "b6-b7"))
+        assert "Not quite" in short["content"]
+        step = await tap(h, ana, short, labelled(short, "Try again"))
+        old = dict(step)
+        step = await tap(h, ana, step, labelled(step, "b6-b7 *f3-b7"))
+        assert "You win" in step["content"] and "storm" in step["content"]
+        # A click on an older step changes nothing: it shows where the lesson is.
+        again = await tap(h, ana, old, labelled(old, "b6-b7 *f3-b7"))
+        assert "moved on" in again["content"] and "step 6 of 6" in again["content"]
+        left = await tap(h, ana, again, ending(again, "q"))
+        assert "You left the lesson" in left["content"]
+        assert await h.bot.store.lesson_step(ana.id, "sensei") == (5, False)
+    finally:
+        await h.bot.close()
+    # A restart keeps the step.
+    h = await start_bot(database)
+    try:
+        token = await h.command(ana, "sensei", "learn")
+        resume = ephemeral_reply(h, token)
+        assert "step 6 of 6" in resume["content"]
+        step = await tap(h, ana, resume, labelled(resume, "Continue"))
+        assert "storm" in step["content"]
+        done = await tap(h, ana, step, labelled(step, "Finish"))
+        assert "Lesson finished" in done["content"]
+        assert await h.bot.store.lesson_step(ana.id, "sensei") == (5, True)
+        token = await h.command(ana, "sensei", "learn")
+        assert "step 1 of 6" in ephemeral_reply(h, token)["content"], "taken again from the start"
+    finally:
+        await h.bot.close()
+
+
+async def test_lesson_in_german(harness):
+    from bot.testing.fake_discord import Member
+    h = harness
+    lea = Member(300, "Lea", locale="de")
+    step = ephemeral_reply(h, await h.command(lea, "sensei", "learn"))
+    assert "Schritt 1 von 6" in step["content"]
+    step = await tap(h, lea, step, ending(step, "n"))
+    step = await tap(h, lea, step, labelled(step, "f1-f3 *d1-f3"))
+    assert "b7-b2 e7-e3" in step["content"] and "Schritt 3 von 6" in step["content"]
+
+
+def test_every_scripted_turn_is_played_by_the_rules():
+    from bot.ui.lessons import play_choice
+    lesson = sensei_lesson.lesson()
+    for step in lesson.steps:
+        for choice in step.choices:
+            after = play_choice(lesson, step, choice)
+            result = after.result()
+            if choice.right:
+                assert result is None or step.seat in result.winners, choice.label
+            if choice.label == "g4-g1":
+                assert result is not None and result.reason == "barrier"
+    final = play_choice(lesson, lesson.steps[4], lesson.steps[4].choices[1])
+    assert final.result().reason == "arrived"
+
+
+def test_warning_names_only_the_board_and_follows_the_table():
+    board = sensei_lesson.barrier_board()
+    trial = board.copy()
+    for action in parse_turn("g4-g1"):
+        trial.apply(0, action)
+    key, params = losing_reason(trial, 0, [{"type": "end_turn"}])
+    assert key == "warn.sensei.barrier" and params["touching"] == "b2 d2 f2"
+    safe = board.copy()
+    safe.apply(0, parse_turn("g4-g6")[0])
+    assert losing_reason(safe, 0, [{"type": "end_turn"}]) is None
