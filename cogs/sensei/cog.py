@@ -116,6 +116,21 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
             return
         if not any(e["type"] == "turn_ended" for e in events):
             actions.append({"type": "end_turn"})
+        if warns(live):
+            found = losing_turn(game, seat, actions)
+            if found is not None:
+                # Typed turns are asked about too; the button sends the same turn.
+                plan = [a for a in actions if a["type"] != "end_turn"]
+                params = found["params"]
+                reason = t("warn.sensei.both" if params.get("both") else "warn.sensei.barrier",
+                           locale, barrier=" ".join(params["barrier"]),
+                           touching=" ".join(params["touching"]))
+                await ephemeral(interaction, t("warn.loses", locale, reason=reason),
+                                view=view_of(button(
+                                    self.cid(live.id, "sendok", version, encode_plan(plan)),
+                                    t("warn.button.anyway", locale),
+                                    style=discord.ButtonStyle.danger, emoji="⚠️")))
+                return
         try:
             outcome = await self.tables.act_many(live.id, interaction.user.id, actions,
                                                  expected_version=version, game_key=self.game_key)

@@ -127,3 +127,70 @@ def test_warning_names_only_the_board_and_follows_the_table():
     safe = board.copy()
     safe.apply(0, parse_turn("g4-g6")[0])
     assert losing_reason(safe, 0, [{"type": "end_turn"}]) is None
+
+
+# == the warning in real games =============================================================
+
+#: turns after which green's c1-c2 e1-e2 completes a barrier touched by a2, c3 and e3
+BEFORE_BARRIER = ("g1-g2", "a7-a2 c7-c3", "*d1-f1", "e7-e3 g7-g5")
+LOSING = ({"type": "stone", "from": "c1", "to": "c2"}, {"type": "stone", "from": "e1", "to": "e2"})
+
+
+async def to_the_barrier(h, players, **options):
+    from tests.cogs.test_sensei_cog import sensei_table
+    table = await sensei_table(h, players, **options)
+    for n, notation in enumerate(BEFORE_BARRIER):
+        await h.command(players[n % 2], "sensei", "move", table.thread, notation=notation)
+    return table
+
+
+async def test_a_losing_turn_is_questioned_when_the_lobby_chose_it(harness, players):
+    from tests.cogs.test_sensei_cog import open_move_menu, send, snapshot, ui_action
+    h = harness
+    ana, ben = players[:2]
+    table = await to_the_barrier(h, players, warn=True)
+    assert "Warning before a turn that loses at once: on" in table.lobby["embeds"][0]["fields"][1]["value"]
+    step = await open_move_menu(h, table, ana)
+    for action in LOSING:
+        step = await ui_action(h, step, ana, action)
+    before = await snapshot(h, table)
+    await send(h, step, ana)
+    warning = h.fake.messages[int(step["id"])]
+    assert "This turn loses the game" in warning["content"]
+    assert "a1 b1 c2 d1 e2 f1 g2" in warning["content"] and "a2 c3 e3" in warning["content"]
+    assert await snapshot(h, table) == before, "nothing is played before the answer"
+    await h.click(ana, warning, labelled(warning, "Play it anyway"))
+    live = await h.bot.tables.get(table.id)
+    assert live.row.status == "finished" and live.game.result().winners == (1,)
+
+
+async def test_a_rated_game_does_not_ask_by_default(harness, players):
+    from tests.cogs.test_sensei_cog import open_move_menu, send, ui_action
+    h = harness
+    table = await to_the_barrier(h, players)
+    step = await open_move_menu(h, table, players[0])
+    for action in LOSING:
+        step = await ui_action(h, step, players[0], action)
+    await send(h, step, players[0])
+    live = await h.bot.tables.get(table.id)
+    assert live.row.status == "finished" and live.game.result().reason == "barrier"
+
+
+async def test_a_typed_losing_turn_is_questioned_too(harness, players):
+    h = harness
+    ana = players[0]
+    table = await to_the_barrier(h, players, warn=True)
+    token = await h.command(ana, "sensei", "move", table.thread, notation="c1-c2 e1-e2")
+    assert "This turn loses the game" in h.reply_text(token)
+    assert (await h.bot.tables.get(table.id)).row.status == "playing"
+    warning = ephemeral_reply(h, token)
+    await h.click(ana, warning, labelled(warning, "Play it anyway"))
+    assert (await h.bot.tables.get(table.id)).row.status == "finished"
+
+
+def test_casual_means_an_ai_holds_a_seat():
+    from types import SimpleNamespace as NS
+    person, ai = NS(person=True, ai=None), NS(person=False, ai="easy")
+    assert warns(NS(row=NS(seats=[person, ai], options={})))
+    assert not warns(NS(row=NS(seats=[person, person], options={})))
+    assert warns(NS(row=NS(seats=[person, person], options={"warn": True})))
