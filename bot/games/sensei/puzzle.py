@@ -35,8 +35,11 @@ def check(puzzle: Puzzle, answer: Sequence[Mapping[str, Any]]) -> Verdict:
     seat = puzzle.seat
     start_turn = game.turn
     for action in answer:
-        if game.result() is not None:
-            return Verdict(ILLEGAL, error={"code": "after_game_end", "params": {}})
+        over = game.result() is not None or game.active != seat or game.turn != start_turn
+        if over and action.get("type") == "end_turn":
+            continue  # the turn already ended by itself (a third action or a win)
+        if over:
+            return Verdict(ILLEGAL, error={"code": "after_turn_end", "params": {}})
         try:
             game.apply(seat, action)
         except IllegalAction as exc:

@@ -25,11 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .barrier import loses_to_barrier
-from .board import EMPTY, PIT, SIZE
+from .barrier import LOSING_TOUCHES, loses_to_barrier
+from .board import EMPTY, NEIGHBOURS, ORTHOGONAL_RAYS, PIT, SIZE
 from .game import STONE_MOVES_PER_TURN
 from .moves import character_targets, stone_destinations
-from .search import GOAL_RANK, Move, can_arrive, each_turn, open_goal_squares, reach_cost
+from .search import (GOAL_RANK, Move, can_arrive, each_turn, open_goal_squares, reach_cost,
+                     touched_barrier)
 
 Path = tuple[Move, ...]
 
@@ -54,25 +55,15 @@ class Budget:
 
 
 # -- the end of a turn --------------------------------------------------------------------------
-def has_barrier(cells: list[int], seat: int) -> bool:
-    """Whether ``seat`` owns a barrier at all (a chain through every file, touched or not)."""
-    reach = None
-    for x in range(SIZE):
-        rows = {y for y in range(SIZE) if cells[y * SIZE + x] in (seat, PIT)}
-        if reach is not None:
-            rows = {y for y in rows if y in reach or y - 1 in reach or y + 1 in reach}
-        if not rows:
-            return False
-        reach = rows
-    return True
-
-
 def turn_verdict(cells: list[int], seat: int) -> int:
     """The unfair-game verdict when ``seat`` ends its turn here: 1 ``seat`` wins, -1 it loses,
     0 the game goes on (the player who just moved loses when both are over the limit)."""
-    if loses_to_barrier(cells, seat):
+    # touched_barrier counts the same touches as the rules' worst_barrier, faster.
+    mine = touched_barrier(cells, seat)
+    if mine is not None and len(mine[1]) >= LOSING_TOUCHES:
         return -1
-    if loses_to_barrier(cells, 1 - seat):
+    theirs = touched_barrier(cells, 1 - seat)
+    if theirs is not None and len(theirs[1]) >= LOSING_TOUCHES:
         return 1
     return 0
 
@@ -87,8 +78,6 @@ def wins_at_once(cells: list[int], characters: list[int], seat: int, slide: bool
     """Whether ``seat``, at the start of its turn, has a turn that wins at once."""
     if can_arrive(cells, seat, characters[seat], slide):
         return True
-    if not has_barrier(cells, 1 - seat):
-        return False
     return _barrier_win(cells, characters, seat, slide, budget) is not None
 
 
@@ -99,8 +88,6 @@ def winning_turn(cells: list[int], characters: list[int], seat: int, slide: bool
         path = _arrival(cells, characters, seat, slide)
         if path is not None:
             return path
-    if not has_barrier(cells, 1 - seat):
-        return None
     return _barrier_win(cells, characters, seat, slide, budget)
 
 
@@ -136,21 +123,154 @@ def _own_stones(cells: list[int], seat: int, at: int) -> list[int]:
     return [sq for sq in range(SIZE * SIZE) if cells[sq] == seat and sq != at]
 
 
+def barrier_chains(cells: list[int], seat: int) -> list[tuple[int, ...]]:
+    """Every barrier of ``seat`` (chains through the 7 files, consecutive files at most one rank
+    apart), each as its squares by file."""
+    columns = []
+    for x in range(SIZE):
+        column = [y * SIZE + x for y in range(SIZE) if cells[y * SIZE + x] in (seat, PIT)]
+        if not column:
+            return []
+        columns.append(column)
+    partial: list[tuple[int, ...]] = [()]
+    for column in columns:
+        partial = [chain + (sq,) for chain in partial for sq in column
+                   if not chain or abs(sq // SIZE - chain[-1] // SIZE) <= 1]
+        if not partial:
+            return []
+    return partial
+
+
+def _touch_sets(cells: list[int], seat: int) -> list[frozenset[int]]:
+    """Per barrier of ``seat``: the squares from which a stone touches it (next to a chain
+    stone, never a pit), distinct sets only."""
+    out = []
+    for chain in barrier_chains(cells, seat):
+        squares = frozenset(n for sq in chain if cells[sq] != PIT for n in NEIGHBOURS[sq]
+                            if cells[n] != PIT and cells[n] != seat)
+        if squares not in out:
+            out.append(squares)
+    return out
+
+
+def _arrivals(cells: list[int], seat: int, fixed: int, targets: frozenset[int],
+              slide: bool) -> list[Move]:
+    """Single stone moves of ``seat`` (not the stone on ``fixed``) from outside ``targets``
+    onto one of them."""
+    out = []
+    for target in targets:
+        if cells[target] != EMPTY:
+            continue
+        if slide:
+            for ray in ORTHOGONAL_RAYS[target]:
+                for sq in ray:
+                    cell = cells[sq]
+                    if cell == EMPTY:
+                        continue
+                    if cell == seat and sq != fixed and sq not in targets:
+                        out.append(("stone", sq, target))
+                    break
+        else:
+            for sq in NEIGHBOURS[target]:
+                if cells[sq] == seat and sq != fixed and sq not in targets:
+                    out.append(("stone", sq, target))
+    return out
+
+
 def _barrier_win(cells: list[int], characters: list[int], seat: int, slide: bool,
                  budget: Budget | None) -> Path | None:
-    found: list[Path] = []
-    opponent = 1 - seat
+    """A turn ending with an opponent barrier touched by three of ``seat``'s stones (and its
+    own barriers not), or None; exact.
 
-    def visit(path: Path, arrived: bool) -> bool:
+    The character's jumps move no stone: they only decide which stone is held (the one under
+    the character). A second stone move adds at most one touch, and only by arriving from
+    outside the touching squares; so every winning turn is a first part (no move, or one stone
+    move, with a jump before or after it or none) that leaves a barrier touched twice, then one
+    such arrival, or a first part that already touches three times. Only those are tried.
+    """
+    opponent = 1 - seat
+    sets = _touch_sets(cells, opponent)
+    if not sets:
+        return None
+    work = list(cells)
+    if max(sum(1 for sq in squares if work[sq] == seat) for squares in sets) < 1:
+        return None
+    at = characters[seat]
+    goal = GOAL_RANK[seat]
+
+    def jumps(fixed: int) -> list[int]:
+        return [u for u in character_targets(work, seat, fixed) if u // SIZE != goal]
+
+    def counts() -> list[int]:
+        return [sum(1 for sq in squares if work[sq] == seat) for squares in sets]
+
+    def finish(path: Path) -> Path | None:
         if budget is not None:
             budget.spend()
-        if arrived or (loses_to_barrier(cells, opponent) and not loses_to_barrier(cells, seat)):
-            found.append(path)
-            return True
-        return False
+        if loses_to_barrier(work, opponent) and not loses_to_barrier(work, seat):
+            return path
+        return None
 
-    each_turn(list(cells), list(characters), seat, slide, STONE_MOVES_PER_TURN, True, 0, visit)
-    return found[0] if found else None
+    def second(path: Path, holders: list[tuple[Path, int]]) -> Path | None:
+        """After the first part ``path``: one more arrival, the character held on each of
+        ``holders`` (a jump still to make, then the square it holds)."""
+        now = counts()
+        if max(now) >= 3:
+            found = finish(path)
+            if found is not None:
+                return found
+        for index, squares in enumerate(sets):
+            if now[index] < 2:
+                continue
+            for jump, fixed in holders:
+                for move in _arrivals(work, seat, fixed, squares, slide):
+                    _, frm, to = move
+                    work[frm], work[to] = EMPTY, seat
+                    try:
+                        found = finish(path + jump + (move,))
+                    finally:
+                        work[frm], work[to] = seat, EMPTY
+                    if found is not None:
+                        return found
+        if max(now) >= 3:
+            # Rare: three touches already, but a barrier of the mover's own loses too; any
+            # second move might undo that.
+            for jump, fixed in holders:
+                for frm in _own_stones(work, seat, fixed):
+                    for to in stone_destinations(work, frm, slide):
+                        work[frm], work[to] = EMPTY, seat
+                        try:
+                            found = finish(path + jump + (("stone", frm, to),))
+                        finally:
+                            work[frm], work[to] = seat, EMPTY
+                        if found is not None:
+                            return found
+        return None
+
+    # No stone moved yet: the character may jump first (then it holds its new stone).
+    starts: list[tuple[Path, int]] = [((), at)] + [((("character", at, u),), u) for u in jumps(at)]
+    for prefix, fixed in starts:
+        jumped = bool(prefix)
+        holders = [((), fixed)]
+        found = second(prefix, holders if jumped else holders + [
+            ((("character", at, u),), u) for u in jumps(at)])
+        if found is not None:
+            return found
+        for frm in _own_stones(work, seat, fixed):
+            for to in stone_destinations(work, frm, slide):
+                work[frm], work[to] = EMPTY, seat
+                try:
+                    path = prefix + (("stone", frm, to),)
+                    if jumped:
+                        later = [((), fixed)]
+                    else:
+                        later = [((), at)] + [((("character", at, u),), u) for u in jumps(at)]
+                    found = second(path, later)
+                finally:
+                    work[frm], work[to] = seat, EMPTY
+                if found is not None:
+                    return found
+    return None
 
 
 # -- wins in two turns --------------------------------------------------------------------------
@@ -223,6 +343,15 @@ class Prover:
             self.killers.remove(reply)
         self.killers.insert(0, reply)
         del self.killers[KILLERS:]
+
+    def first_win(self, cells: list[int], characters: list[int], seat: int,
+                  paths: list[Path]) -> Path | None:
+        """The first of ``paths`` (legal whole turns from here) that wins in two, or None."""
+        for path in paths:
+            self.budget.spend()
+            if self.refutation(cells, characters, seat, path) is None:
+                return path
+        return None
 
     def winning_turns(self, cells: list[int], characters: list[int], seat: int,
                       order: Callable[[list[Path]], list[Path]] | None = None,
