@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 import discord
 from discord import ui
 
-from ..games import Game
+from ..games import Game, IllegalAction
 from ..i18n import t
 from .limits import CONTENT, clip
-from .replies import ephemeral, update_message
+from .replies import ephemeral, error_text, update_message
 from .routing import button, view_of
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ class Step:
     position: Callable[[], Game]
     seat: int = 0
     choices: tuple[Choice, ...] = ()
-    reply: str | None = None
+    reply: str | Callable[[str], str] | None = None
     #: values for ``say`` taken from the position (e.g. the player's own cards)
     facts: Callable[[Game, str], dict[str, Any]] | None = None
 
@@ -198,13 +198,21 @@ class LessonFlow:
                                                 t("button.back", locale))),
                                  await self._picture(step.position(), locale))
                 return
-        after = play_choice(lesson, step, choice)
         said = t(choice.said, locale) if choice.said else ""
+        try:
+            after = play_choice(lesson, step, choice)
+        except IllegalAction as exc:
+            # A choice the rules refuse, on purpose: their own reason is the lesson.
+            if choice.right:
+                raise
+            after, refused = step.position(), error_text(exc, lesson.game, locale)
+        else:
+            refused = ""
         if not choice.right:
             result = after.result()
             lost = result is not None and step.seat not in result.winners
             text = "\n\n".join(x for x in (
-                t("learn.lost" if lost else "learn.not_this", locale), said) if x)
+                t("learn.lost" if lost else "learn.not_this", locale), refused, said) if x)
             await self._send(interaction, text, view_of(
                 button(cid(lesson.game, index, "s"), t("learn.button.retry", locale),
                        style=discord.ButtonStyle.primary, emoji="🔁"),
@@ -214,15 +222,19 @@ class LessonFlow:
             return
         before = "✅ " + (said or t("learn.played", locale, turn=choice.label))
         if step.reply:
-            before += "\n" + t("learn.reply", locale, turn=step.reply)
-        await self._advance(interaction, index, before)
+            reply = step.reply if isinstance(step.reply, str) else step.reply(locale)
+            before += "\n" + t("learn.reply", locale, turn=reply)
+        await self._advance(interaction, index, before, after)
 
-    async def _advance(self, interaction: discord.Interaction, index: int, before: str) -> None:
+    async def _advance(self, interaction: discord.Interaction, index: int, before: str,
+                       after: Game | None = None) -> None:
         lesson, user, locale = self.lesson, interaction.user.id, str(interaction.locale)
         if index + 1 >= len(lesson.steps):
             await self.store.set_lesson_step(user, lesson.game, index, expected=index,
                                              finished=True)
-            await self._send(interaction, t(f"learn.{lesson.game}.done", locale), None, None)
+            text = "\n\n".join(x for x in (before, t(f"learn.{lesson.game}.done", locale)) if x)
+            await self._send(interaction, text, None,
+                             await self._picture(after, locale) if after is not None else None)
             return
         moved = await self.store.set_lesson_step(user, lesson.game, index + 1, expected=index)
         if not moved:

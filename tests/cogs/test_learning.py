@@ -194,3 +194,61 @@ def test_casual_means_an_ai_holds_a_seat():
     assert warns(NS(row=NS(seats=[person, ai], options={})))
     assert not warns(NS(row=NS(seats=[person, person], options={})))
     assert warns(NS(row=NS(seats=[person, person], options={"warn": True})))
+
+
+# == Narabi and Sàréná lessons =============================================================
+
+async def test_narabi_lesson_conditions_switches_and_asking(harness, players):
+    h = harness
+    ana = players[0]
+    step = ephemeral_reply(h, await h.command(ana, "narabi", "learn"))
+    assert step["flags"] & 64 and step["attachments"]
+    assert "Switch only with the player two seats to your right." in step["content"], "own conditions"
+    step = await tap(h, ana, step, ending(step, "n"))
+    refused = await tap(h, ana, step, labelled(step, "⚫3 ↔ ⚫4"))
+    assert "Not quite" in refused["content"] and "does not allow that switch" in refused["content"]
+    step = await tap(h, ana, refused, labelled(refused, "Try again"))
+    step = await tap(h, ana, step, labelled(step, "⚫3 ↔ ⚪1"))
+    assert "AI 1: ⚪blank ↔ ⚫4 · AI 2: ⚪5 ↔ ⚪2" in step["content"]
+    assert "AI 1 would answer **yes**" in step["content"]
+    done = await tap(h, ana, step, labelled(step, "⚫8 ↔ ⚪2"))
+    assert "solved in 4 switches" in done["content"] and "Lesson finished" in done["content"]
+    assert await h.bot.store.lesson_step(ana.id, "narabi") == (2, True)
+
+
+async def test_sarena_lesson_piles_flips_colour_and_scoring(harness, players):
+    h = harness
+    ana = players[0]
+    step = ephemeral_reply(h, await h.command(ana, "sarena", "learn"))
+    assert "pile" in step["content"]
+    step = await tap(h, ana, step, labelled(step, "a1-a2"))
+    assert "The AI answers: f6-f5" in step["content"] and "arrow circle" in step["content"]
+    step = await tap(h, ana, step, labelled(step, "b1-a1"))
+    assert "Flipped" in step["content"] and "Your **secret colour** is Yellow" in step["content"]
+    refused = await tap(h, ana, step, labelled(step, "c1-b1"))
+    assert "empty plain circle" in refused["content"] and "Not quite" in refused["content"]
+    step = await tap(h, ana, refused, labelled(refused, "Try again"))
+    step = await tap(h, ana, step, labelled(step, "c2-c1"))
+    assert "**Scoring:**" in step["content"] and "Yellow" in step["content"]
+    done = await tap(h, ana, step, labelled(step, "Finish"))
+    assert "Lesson finished" in done["content"]
+
+
+@pytest.mark.parametrize("game", ["narabi", "sarena"])
+def test_other_lessons_are_played_by_the_rules(game):
+    from bot.games import IllegalAction
+    from bot.ui.lessons import play_choice
+    if game == "narabi":
+        from cogs.narabi.cog import NarabiCog
+        from cogs.narabi.lesson import lesson as build
+        lesson = build(NarabiCog.__new__(NarabiCog))
+    else:
+        from cogs.sarena.lesson import lesson as build
+        lesson = build()
+    for step in lesson.steps:
+        for choice in step.choices:
+            if choice.right:
+                play_choice(lesson, step, choice)
+            else:
+                with pytest.raises(IllegalAction):
+                    play_choice(lesson, step, choice)
