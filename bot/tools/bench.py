@@ -64,6 +64,14 @@ def bench_games(quick: bool) -> dict[str, Any]:
     return out
 
 
+def bench_win_in_two(quick: bool) -> dict[str, Any]:
+    """Expert and hard on the verified win-in-two set, and the review of a turn missing the win
+    (``bot/tools/win_in_two.py``; the whole set, or its first 30 positions when quick)."""
+    from .win_in_two import measure
+
+    return measure(limit=30 if quick else None)
+
+
 def main(*, json_output: bool = False, quick: bool = False, db: str = "both") -> int:
     import logging
 
@@ -82,6 +90,7 @@ def main(*, json_output: bool = False, quick: bool = False, db: str = "both") ->
         "par_load": asyncio.run(bench_par_load(40 if quick else 200, 2)),
         "replay": bench_replay(60),
         "games": bench_games(quick),
+        "win_in_two": bench_win_in_two(quick),
         "backends": bench_backends(["sqlite", "postgres"] if db == "both" else [db], quick),
     }
     if json_output:
@@ -134,5 +143,8 @@ def main(*, json_output: bool = False, quick: bool = False, db: str = "both") ->
         shown = "  ".join(f"{k} {round(v, 2) if isinstance(v, float) else v}"
                           for k, v in numbers.items())
         print(f"{game}: {shown}")
+    from .win_in_two import print_figures
+
+    print_figures(figures["win_in_two"])
     print_backends(figures["backends"])
     return 0

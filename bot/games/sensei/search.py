@@ -27,7 +27,7 @@ import random
 from typing import Callable
 
 from .barrier import LOSING_TOUCHES
-from .board import EMPTY, HOME_RANK, NEIGHBOURS, ORTHOGONAL_RAYS, PIT, SIZE
+from .board import EMPTY, HOME_RANK, NEIGHBOURS, ORTHOGONAL_RAYS, PIT, SIZE, parse_square
 from .game import STONE_MOVES_PER_TURN, Sensei
 from .moves import character_targets, stone_destinations
 from .notation import MAX_ACTIONS
@@ -40,6 +40,10 @@ LOST = 100_000
 HARD_BUDGET = 14_000
 #: hard never searches replies to more candidates than this, whatever the budget left
 HARD_CANDIDATES = 8
+#: hard checks its best candidates by static score for a win in two against every reply
+HARD_WIN_CANDIDATES = 40
+#: positions that check may visit
+HARD_WIN_POSITIONS = 8_000
 #: refutations remembered across hard's candidates
 KILLERS = 3
 
@@ -507,6 +511,9 @@ def hard_turn(game: Sensei, seat: int, rng: random.Random) -> tuple[Move, ...]:
         return _best(scored, rng)
     ranked = sorted(scored, key=lambda item: -item[0])
     cells, characters = list(game.cells), list(game.characters)
+    win = _win_in_two(game, seat, [path for _, path in ranked[:HARD_WIN_CANDIDATES]])
+    if win is not None:
+        return win
     deep: list[tuple[int, tuple[Move, ...]]] = []
     killers: list[tuple[Move, ...]] = []
     alpha = -WIN
@@ -520,6 +527,29 @@ def hard_turn(game: Sensei, seat: int, rng: random.Random) -> tuple[Move, ...]:
     if not deep:
         return _best(scored, rng)
     return _best(deep, rng)
+
+
+def _win_in_two(game: Sensei, seat: int,
+                paths: list[tuple[Move, ...]]) -> tuple[Move, ...] | None:
+    """The first of ``paths`` (ways to finish the turn under way) that makes the whole turn win
+    in two against every reply (exact, ``wintwo``), or None (also when ``HARD_WIN_POSITIONS``
+    ran out first)."""
+    from .wintwo import Budget, OutOfWork, Prover  # wintwo builds on this module
+
+    done = tuple((move["kind"], parse_square(move["from"]), parse_square(move["to"]))
+                 for move in game.current)
+    cells, characters = list(game.cells), list(game.characters)
+    for kind, frm, to in reversed(done):
+        if kind == "stone":
+            cells[to], cells[frm] = EMPTY, seat
+        else:
+            characters[seat] = frm
+    prover = Prover(game.slide, Budget(HARD_WIN_POSITIONS))
+    try:
+        found = prover.first_win(cells, characters, seat, [done + path for path in paths])
+    except OutOfWork:
+        return None
+    return None if found is None else found[len(done):]
 
 
 def _after(cells: list[int], characters: list[int], seat: int,
