@@ -45,17 +45,17 @@ COUNT_CAP = 12
 PROOF_BUDGET = 1_500_000
 
 
-def _noisy_turn(game: Sensei, rng: random.Random) -> list[dict[str, Any]]:
+def _noisy_turn(game: Sensei, rng: random.Random, scored: list) -> list[dict[str, Any]]:
     """Medium's turn most of the time, else one of its ten best or any turn: players who make
-    mistakes, so that wins in two appear and are sometimes missed."""
+    mistakes, so that wins in two appear and are sometimes missed. ``scored``: the turns with
+    medium's score, in enumeration order."""
     roll = rng.random()
     if roll < 0.08:
         return rng.choice(legal_turns(game))
-    scored = scored_turns(game, game.active)
     if roll < 0.70:
         return actions_of(_best(scored, rng))
-    scored.sort(key=lambda kid: -kid[0])
-    return actions_of(rng.choice(scored[:10])[1])
+    ranked = sorted(scored, key=lambda kid: -kid[0])
+    return actions_of(rng.choice(ranked[:10])[1])
 
 
 def sensei_positions(seed: int) -> Iterator[dict[str, Any]]:
@@ -68,9 +68,10 @@ def sensei_positions(seed: int) -> Iterator[dict[str, Any]]:
     while game.result() is None and game.turn < MAX_TURNS and kept < 2:
         seat = game.active
         cells, characters = list(game.cells), list(game.characters)
+        scored = scored_turns(game, seat)
         if game.turn >= 3 and game.turn - last > 2 \
                 and winning_turn(cells, characters, seat, game.slide) is None:
-            found = _count_wins(game)
+            found = _count_wins(game, scored)
             if found is not None:
                 count, path = found
                 state = game.to_json()
@@ -79,18 +80,16 @@ def sensei_positions(seed: int) -> Iterator[dict[str, Any]]:
                 last = game.turn
                 yield {"seat": seat, "state": state, "solution": actions_of(path),
                        "winning": count, "seed": seed}
-        play_turn(game, seat, _noisy_turn(game, rng))
+        play_turn(game, seat, _noisy_turn(game, rng, scored))
 
 
-def _count_wins(game: Sensei) -> tuple[int, tuple] | None:
+def _count_wins(game: Sensei, scored: list) -> tuple[int, tuple] | None:
     """(winning turns, up to COUNT_CAP, the one with the best static score first) or None."""
     seat = game.active
     prover = Prover(game.slide, Budget(PROOF_BUDGET))
-    scored = scored_turns(game, seat)
-    scored.sort(key=lambda kid: -kid[0])
     wins = []
     try:
-        for _, path in scored:
+        for _, path in sorted(scored, key=lambda kid: -kid[0]):
             prover.budget.spend()
             if prover.refutation(list(game.cells), list(game.characters), seat, path) is None:
                 wins.append(path)

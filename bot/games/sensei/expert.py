@@ -7,6 +7,11 @@ searched at full width, as hard does for a handful of candidates; deeper iterati
 best children by static score (a beam): a Sensei turn has hundreds to thousands of children, and
 the decisive replies (a threat, a parry) are the ones the static score ranks high.
 
+Before searching, the root's children are checked in that order for a win in two turns, exactly
+(``wintwo``: every reply enumerated, and the winning arrival or barrier after each), within a
+budget of positions: the beam could drop the one reply that parries, and the evaluation's threat
+count cannot see a barrier win or a threat that needs a jump first.
+
 Scores are for the side to move (negamax). ``WIN - ply`` is an arrival or a barrier win ``ply``
 turns from the root; a position whose opponent can arrive next turn is a proved loss (the
 threat test is exact), so proved results prefer the quickest win and the slowest loss.

@@ -17,7 +17,9 @@ The game is decided by one-turn threats, which are cheap to detect exactly:
 - medium: every whole turn, scored by the position it leaves: a win first, never a position
   where the opponent threatens, then a static evaluation of both sides' prospects.
 - hard: medium's ranking, then the best candidates searched against every opponent reply (two
-  plies of whole turns, alpha-beta on the candidates) within a budget of evaluated positions.
+  plies of whole turns, alpha-beta on the candidates) within a budget of evaluated positions;
+  first, its best candidates are checked exactly for a win in two turns (``wintwo``), within a
+  smaller budget than the expert's.
 - expert (``expert.py``): iterative-deepening alpha-beta over whole turns on the same
   evaluation, deciding each turn once from the position it started in.
 """
