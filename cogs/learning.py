@@ -22,8 +22,8 @@ from discord import app_commands, ui
 from discord.ext import commands
 
 from bot.domain import puzzle_rating
-from bot.games import puzzles
-from bot.games.sensei import Sensei, format_turn
+from bot.games import IllegalAction, puzzles
+from bot.games.sensei import format_turn
 from bot.i18n import t
 from bot.ui.lessons import PATTERN as LESSON_PATTERN, LessonButton
 from bot.ui.limits import CONTENT, clip
@@ -33,6 +33,8 @@ from bot.ui.translator import command_name, command_text, named_options
 from cogs.sensei.cog import CHARACTER, LAST_ROW, SEAT_MARK, decode_plan, encode_plan
 from bot.domain.tables import TableError
 from render.chart import rating_chart
+from render.narabi import render as render_narabi
+from render.sarena import render as render_sarena
 from render.sensei import render as render_sensei
 
 if TYPE_CHECKING:
@@ -42,7 +44,7 @@ PATTERN = r"pz:(?P<attempt>[0-9]{1,18}):(?P<verb>[a-z]{2})(?::(?P<arg>[A-Za-z0-9
 PUZZLE_FILE = "puzzle.png"
 CHART_FILE = "puzzles.png"
 #: the games with puzzles one can play here
-GAMES = ("sensei",)
+GAMES = ("sensei", "narabi", "sarena")
 GAME_CHOICES = [app_commands.Choice(name=command_text(f"{g}.name"), value=g) for g in GAMES]
 
 
@@ -63,7 +65,26 @@ async def next_puzzle(bot: "TabletopBot", guild_id: int | None, user_id: int,
     return None
 
 
+def encode_switches(switches: list[dict[str, Any]]) -> str:
+    """Narabi switches so far as custom_id text: ``3x1_11x4`` (card given x card taken)."""
+    return "_".join(f"{a['card']}x{a['target']}" for a in switches)
+
+
+def decode_switches(text: str) -> list[dict[str, Any]]:
+    out = []
+    for token in filter(None, text.split("_")):
+        card, _, target = token.partition("x")
+        if not (card.isdigit() and target.isdigit()):
+            raise TableError("stale")
+        out.append({"type": "switch", "card": int(card), "target": int(target)})
+    return out
+
+
 class PuzzleFlow:
+    """A puzzle's private steps. Sensei: a turn planned piece by piece, then Send. Narabi:
+    the par line switch by switch, every seat in turn, judged after each. Sàréná: a pile, then
+    where it goes (one move)."""
+
     def __init__(self, bot: "TabletopBot") -> None:
         self.bot = bot
 
@@ -74,17 +95,25 @@ class PuzzleFlow:
             await self._send(interaction, t("puzzle.none_left", locale), None, None)
             return
         attempt = await self.bot.store.open_attempt(interaction.user.id, game, found)
-        await self.step(interaction, attempt, puzzles.Puzzle.from_json(found), [], "")
+        await self.step(interaction, attempt, puzzles.Puzzle.from_json(found), "", "")
 
-    async def _picture(self, game: Sensei, seat: int, locale: str,
+    # == drawing ===========================================================================
+
+    def _names(self, puzzle: puzzles.Puzzle, game: Any, locale: str) -> list[str]:
+        if puzzle.game == "narabi":
+            return [t("puzzle.seat", locale, seat=s + 1) for s in range(game.seats)]
+        return [t("learn.you", locale) if s == puzzle.seat else t("puzzle.opponent", locale)
+                for s in range(2)]
+
+    async def _picture(self, puzzle: puzzles.Puzzle, game: Any, locale: str,
                        choice: dict[str, Any] | None = None) -> bytes:
         view = game.public_view()
         if choice:
             view = dict(view, choice=choice)
-        names = [t("learn.you", locale) if s == seat else t("puzzle.opponent", locale)
-                 for s in range(2)]
+        renderer = {"sensei": render_sensei, "narabi": render_narabi,
+                    "sarena": render_sarena}[puzzle.game]
         return await asyncio.get_running_loop().run_in_executor(
-            None, render_sensei, view, names, locale)
+            None, renderer, view, self._names(puzzle, game, locale), locale)
 
     async def _send(self, interaction: discord.Interaction, text: str,
                     view: ui.View | None, picture: bytes | None) -> None:
@@ -96,48 +125,110 @@ class PuzzleFlow:
         else:
             await ephemeral(interaction, text, view=view, file=file)
 
-    def _trial(self, puzzle: puzzles.Puzzle, plan: list[dict[str, Any]]) -> Sensei:
-        trial = puzzle.position()
-        assert isinstance(trial, Sensei)
-        for action in plan:
-            trial.apply(puzzle.seat, action)
-        return trial
+    # == what an answer reads as ===========================================================
 
-    async def step(self, interaction: discord.Interaction, attempt: int,
-                   puzzle: puzzles.Puzzle, plan: list[dict[str, Any]], before: str) -> None:
-        """The puzzle with the turn planned so far: a button per piece that can still move,
-        then Send, Undo, Hint."""
-        locale, seat = str(interaction.locale), puzzle.seat
-        trial = self._trial(puzzle, plan)
-        colour = t(f"sensei.colour.{('green', 'red')[seat]}", locale)
+    def _stone(self, game: Any, card: int, locale: str) -> str:
+        cog = self.bot.router.cog("narabi")
+        return cog.stone_of(game, card, locale) if cog is not None else str(card)  # type: ignore[attr-defined]
+
+    def _answer_text(self, puzzle: puzzles.Puzzle, answer: list[dict[str, Any]],
+                     locale: str) -> str:
+        if puzzle.game == "sensei":
+            return format_turn(answer)
+        if puzzle.game == "sarena":
+            return " ".join(f"{a['from']}-{a['to']}" for a in answer)
+        start = puzzle.position()
+        return " · ".join(f"{self._stone(start, a['card'], locale)} ↔ "
+                          f"{self._stone(start, a['target'], locale)}" for a in answer)
+
+    def _decode(self, puzzle: puzzles.Puzzle, code: str) -> list[dict[str, Any]]:
+        if puzzle.game == "sensei":
+            return decode_plan(code)
+        if puzzle.game == "narabi":
+            return decode_switches(code)
+        return []
+
+    def _played(self, puzzle: puzzles.Puzzle, plan: list[dict[str, Any]]) -> Any:
+        game = puzzle.position()
+        for action in plan:
+            game.apply(game.to_move if puzzle.game == "narabi" else puzzle.seat, action)
+        return game
+
+    # == the steps =========================================================================
+
+    def _header(self, puzzle: puzzles.Puzzle, game: Any, locale: str) -> list[str]:
         source = "puzzle.from_game" if puzzle.source.get("type") == "game" else "puzzle.builtin"
-        lines = [line for line in (before, t("puzzle.title.sensei", locale, colour=colour,
-                                                mark=SEAT_MARK[seat]),
-                                   t(source, locale)) if line]
-        if plan:
-            lines.append(t("sensei.step.planned", locale, actions=format_turn(plan)))
-        code = encode_plan(plan)
+        if puzzle.game == "sensei":
+            colour = t(f"sensei.colour.{('green', 'red')[puzzle.seat]}", locale)
+            title = t("puzzle.title.sensei", locale, colour=colour, mark=SEAT_MARK[puzzle.seat])
+        elif puzzle.game == "sarena":
+            mine = game.private_view(puzzle.seat)["colour"]
+            title = t("puzzle.title.sarena", locale, colour=t(f"sarena.colour.{mine}", locale))
+        else:
+            title = t("puzzle.title.narabi", locale, par=puzzle.par)
+        return [title, t(source, locale)]
+
+    def _bottom(self, attempt: int, code: str, locale: str, *, send: bool = False,
+                undo: str | None = None) -> list[ui.Item]:
         items: list[ui.Item] = []
-        open_turn = trial.result() is None and trial.to_move == seat and len(plan) < 3
-        if open_turn:
-            items += [button(pz(attempt, "fr", f"{code}.{sq}" if code else f".{sq}"), sq,
-                             emoji=SEAT_MARK[seat]) for sq in trial.movable_stones(seat)]
-            if trial.character_targets(seat):
-                at = trial.public_view()["characters"][seat]
-                items.append(button(pz(attempt, "fr", f"{code}.{CHARACTER}"), at, emoji="⛩️",
-                                    style=discord.ButtonStyle.primary))
-        items.append(button(pz(attempt, "sd", code), t("sensei.button.send", locale),
-                            style=discord.ButtonStyle.success, disabled=not plan, emoji="✅",
-                            row=LAST_ROW))
-        if plan:
-            items.append(button(pz(attempt, "pl", encode_plan(plan[:-1])),
-                                t("sensei.button.undo", locale), emoji="↩️", row=LAST_ROW))
+        if send:
+            items.append(button(pz(attempt, "sd", code), t("sensei.button.send", locale),
+                                style=discord.ButtonStyle.success, emoji="✅", row=LAST_ROW))
+        if undo is not None:
+            items.append(button(pz(attempt, "pl", undo), t("sensei.button.undo", locale),
+                                emoji="↩️", row=LAST_ROW))
         items.append(button(pz(attempt, "ht", code), t("puzzle.button.hint", locale),
                             emoji="💡", row=LAST_ROW))
         items.append(button(pz(attempt, "gu", code), t("puzzle.button.give_up", locale),
                             emoji="🏳️", row=LAST_ROW))
-        await self._send(interaction, "\n".join(lines), view_of(*items[:25]),
-                         await self._picture(trial, seat, locale))
+        return items
+
+    async def step(self, interaction: discord.Interaction, attempt: int,
+                   puzzle: puzzles.Puzzle, code: str, before: str) -> None:
+        locale = str(interaction.locale)
+        plan = self._decode(puzzle, code)
+        game = self._played(puzzle, plan)
+        lines = [line for line in (before, *self._header(puzzle, game, locale)) if line]
+        items: list[ui.Item] = []
+        if puzzle.game == "sensei":
+            seat = puzzle.seat
+            if plan:
+                lines.append(t("sensei.step.planned", locale, actions=format_turn(plan)))
+            if game.result() is None and game.to_move == seat and len(plan) < 3:
+                items += [button(pz(attempt, "fr", f"{code}.{sq}"), sq, emoji=SEAT_MARK[seat])
+                          for sq in game.movable_stones(seat)]
+                if game.character_targets(seat):
+                    at = game.public_view()["characters"][seat]
+                    items.append(button(pz(attempt, "fr", f"{code}.{CHARACTER}"), at,
+                                        emoji="⛩️", style=discord.ButtonStyle.primary))
+            items = items[:20] + self._bottom(attempt, code, locale, send=bool(plan),
+                                              undo=encode_plan(plan[:-1]) if plan else None)
+        elif puzzle.game == "sarena":
+            lines.append(t("puzzle.sarena.pick", locale))
+            items = [button(pz(attempt, "fr", sq), sq, emoji="🟤")
+                     for sq in game.public_view()["movable"]][:20]
+            items += self._bottom(attempt, code, locale)
+        else:
+            for seat, row in enumerate(game.public_view()["rows"]):
+                conditions = {c["id"]: c["condition"] for c in game.private_view(seat)["cards"]}
+                lines.append(t("puzzle.narabi.seat", locale, seat=seat + 1, cards=" · ".join(
+                    f"{self._stone(game, c['id'], locale)} "
+                    f"({self.bot.router.cog('narabi').condition(conditions[c['id']], locale)})"  # type: ignore[attr-defined]
+                    for c in row)))
+            if plan:
+                lines.append(t("puzzle.narabi.done", locale,
+                               switches=self._answer_text(puzzle, plan, locale)))
+            seat = game.to_move
+            lines.append(t("puzzle.narabi.to_move", locale, n=len(plan) + 1, par=puzzle.par,
+                           seat=seat + 1))
+            givable = sorted({a["card"] for a in game.legal_actions(seat)},
+                             key=[c["id"] for c in game.public_view()["rows"][seat]].index)
+            items = [button(pz(attempt, "fr", f"{code}.{card}"), self._stone(game, card, locale))
+                     for card in givable][:20]
+            items += self._bottom(attempt, code, locale,
+                                  undo=encode_switches(plan[:-1]) if plan else None)
+        await self._send(interaction, "\n".join(lines), view_of(*items),
+                         await self._picture(puzzle, game, locale))
 
     async def click(self, interaction: discord.Interaction, attempt_id: int, verb: str,
                     arg: str) -> None:
@@ -154,40 +245,63 @@ class PuzzleFlow:
                              view_of(self._next(attempt_id, locale)), None)
             return
         puzzle = puzzles.Puzzle.from_json(attempt.puzzle)
-        parts = arg.split(".")
+        code, _, picked = arg.partition(".")
         try:
-            plan = decode_plan(parts[0])
-            trial = self._trial(puzzle, plan)
-        except (TableError, Exception):
-            await self.step(interaction, attempt_id, puzzle, [], t("error.stale", locale))
+            plan = self._decode(puzzle, code)
+            game = self._played(puzzle, plan)
+        except (TableError, IllegalAction):
+            # A forged or outdated answer: start the puzzle's answer again.
+            await self.step(interaction, attempt_id, puzzle, "", t("error.stale", locale))
             return
-        if verb == "pl":
-            await self.step(interaction, attempt_id, puzzle, plan, "")
+        if verb == "pl" and puzzle.game == "narabi" and plan:
+            await self._after_switch(interaction, attempt_id, puzzle, code, plan)
+        elif verb == "pl":
+            await self.step(interaction, attempt_id, puzzle, code, "")
         elif verb == "fr":
-            await self._from(interaction, attempt_id, puzzle, plan, trial,
-                             parts[1] if len(parts) > 1 else "")
+            await self._from(interaction, attempt_id, puzzle, code, plan, game, picked)
         elif verb == "ht":
             await self.bot.store.mark_hinted(attempt_id)
-            tip = puzzles.hint(puzzle)
-            kind = "character" if tip.get("kind") == "character" else "stone"
-            await self.step(interaction, attempt_id, puzzle, plan,
-                            "💡 " + t(f"puzzle.hint.{kind}", locale, square=tip.get("square", "")))
+            await self.step(interaction, attempt_id, puzzle, code,
+                            "💡 " + self._hint_text(puzzle, locale))
         elif verb == "gu":
             await self._judged(interaction, attempt_id, puzzle, plan, None)
         elif verb == "sd":
-            actions = list(plan)
-            if trial.result() is None and trial.to_move == puzzle.seat:
-                actions.append({"type": "end_turn"})
-            verdict = await self._judge(puzzle, actions)
+            answer = list(plan)
+            if puzzle.game == "sarena":
+                answer = [{"type": "move", "from": code, "to": picked}]
+            elif game.result() is None and game.to_move == puzzle.seat:
+                answer.append({"type": "end_turn"})
+            verdict = await self._judge(puzzle, answer)
             if verdict["status"] == "incomplete":
-                await self.step(interaction, attempt_id, puzzle, plan, "")
+                await self.step(interaction, attempt_id, puzzle, code, "")
             elif verdict["status"] == "illegal":
-                await self.step(interaction, attempt_id, puzzle, [],
+                await self.step(interaction, attempt_id, puzzle, "",
                                 "⚠️ " + t("puzzle.illegal", locale))
             else:
-                await self._judged(interaction, attempt_id, puzzle, plan, verdict)
+                await self._judged(interaction, attempt_id, puzzle,
+                                   [a for a in answer if a["type"] != "end_turn"], verdict)
         else:
-            await self.step(interaction, attempt_id, puzzle, plan, "")
+            await self.step(interaction, attempt_id, puzzle, code, "")
+
+    def _hint_text(self, puzzle: puzzles.Puzzle, locale: str) -> str:
+        tip = puzzles.hint(puzzle)
+        if puzzle.game == "sensei":
+            kind = "character" if tip.get("kind") == "character" else "stone"
+            return t(f"puzzle.hint.{kind}", locale, square=tip.get("square", ""))
+        if puzzle.game == "sarena":
+            return t("puzzle.hint.pile", locale, square=tip.get("square", ""))
+        return t("puzzle.hint.switch", locale, seat=int(tip.get("seat", 0)) + 1,
+                 card=self._stone(puzzle.position(), int(tip.get("card", 0)), locale))
+
+    async def _after_switch(self, interaction: discord.Interaction, attempt_id: int,
+                            puzzle: puzzles.Puzzle, code: str,
+                            plan: list[dict[str, Any]]) -> None:
+        """Narabi: each switch is judged as it is made (par still in reach or not)."""
+        verdict = await self._judge(puzzle, plan)
+        if verdict["status"] == "incomplete":
+            await self.step(interaction, attempt_id, puzzle, code, "")
+        else:
+            await self._judged(interaction, attempt_id, puzzle, plan, verdict)
 
     async def _judge(self, puzzle: puzzles.Puzzle, actions: list[dict[str, Any]]) -> dict[str, Any]:
         pool = getattr(self.bot, "pool", None)
@@ -199,27 +313,45 @@ class PuzzleFlow:
             None, judge, puzzle.to_json(), actions)
 
     async def _from(self, interaction: discord.Interaction, attempt_id: int,
-                    puzzle: puzzles.Puzzle, plan: list[dict[str, Any]], trial: Sensei,
+                    puzzle: puzzles.Puzzle, code: str, plan: list[dict[str, Any]], game: Any,
                     picked: str) -> None:
-        locale, seat = str(interaction.locale), puzzle.seat
-        if picked == CHARACTER:
-            frm = trial.public_view()["characters"][seat]
-            kind, targets = "character", trial.character_targets(seat)
-            text = t("sensei.step.character_to", locale, square=frm)
+        """A piece, pile or card picked: a button per place it may go."""
+        locale = str(interaction.locale)
+        if puzzle.game == "sensei":
+            seat = puzzle.seat
+            if picked == CHARACTER:
+                frm = game.public_view()["characters"][seat]
+                kind, targets = "character", game.character_targets(seat)
+                text = t("sensei.step.character_to", locale, square=frm)
+            else:
+                frm, kind = picked, "stone"
+                targets = game.stone_destinations(seat, picked) if picked else []
+                text = t("sensei.step.stone_to", locale, square=frm)
+            moves = [button(pz(attempt_id, "pl",
+                               encode_plan([*plan, {"type": kind, "from": frm, "to": to}])), to)
+                     for to in targets]
+            choice = {"from": frm, "to": targets}
+        elif puzzle.game == "sarena":
+            frm = code
+            targets = [a["to"] for a in game.legal_actions(game.to_move) if a["from"] == frm]
+            text = t("puzzle.sarena.to", locale, square=frm)
+            moves = [button(pz(attempt_id, "sd", f"{frm}.{to}"), to) for to in targets]
+            choice = {"from": frm, "to": targets}
         else:
-            frm, kind = picked, "stone"
-            targets = trial.stone_destinations(seat, picked) if picked else []
-            text = t("sensei.step.stone_to", locale, square=frm)
-        if not targets:
-            await self.step(interaction, attempt_id, puzzle, plan, "")
+            card = int(picked) if picked.isdigit() else -1
+            targets = [a["target"] for a in game.legal_actions(game.to_move) if a["card"] == card]
+            text = t("puzzle.narabi.target", locale, card=self._stone(game, card, locale))
+            moves = [button(pz(attempt_id, "pl", encode_switches(
+                [*plan, {"type": "switch", "card": card, "target": target}])),
+                self._stone(game, target, locale)) for target in targets]
+            choice = {"card": card, "targets": targets}
+        if not moves:
+            await self.step(interaction, attempt_id, puzzle, code, "")
             return
-        moves = [button(pz(attempt_id, "pl",
-                           encode_plan([*plan, {"type": kind, "from": frm, "to": to}])), to)
-                 for to in targets]
-        back = button(pz(attempt_id, "pl", encode_plan(plan)), t("button.back", locale),
-                      row=LAST_ROW)
+        back = button(pz(attempt_id, "pl", "" if puzzle.game == "sarena" else code),
+                      t("button.back", locale), row=LAST_ROW)
         await self._send(interaction, text, view_of(*moves[:24], back),
-                         await self._picture(trial, seat, locale, {"from": frm, "to": targets}))
+                         await self._picture(puzzle, game, locale, choice))
 
     def _next(self, attempt_id: int, locale: str) -> ui.Button:
         return button(pz(attempt_id, "nx"), t("puzzle.button.next", locale),
@@ -237,25 +369,25 @@ class PuzzleFlow:
                              view_of(self._next(attempt_id, locale)), None)
             return
         before, after = moved
+        said = self._answer_text(puzzle, plan, locale)
         lines = []
         if solved:
-            lines.append("🎉 " + t("puzzle.solved", locale, turn=format_turn(plan)))
+            lines.append("🎉 " + t("puzzle.solved", locale, turn=said))
         elif verdict is None:
             lines.append(t("puzzle.given_up", locale))
         else:
             reason = verdict.get("reason") or "no_win_after_reply"
-            lines.append("❌ " + t(f"puzzle.wrong.{reason}", locale, turn=format_turn(plan),
-                                  reply=format_turn(verdict.get("refutation") or []) or "—"))
+            reply = self._answer_text(puzzle, verdict.get("refutation") or [], locale) or "—"
+            lines.append("❌ " + t(f"puzzle.wrong.{reason}", locale, turn=said, reply=reply))
         if not solved:
-            lines.append(t("puzzle.solution", locale, turn=format_turn(puzzle.solution)))
+            lines.append(t("puzzle.solution", locale,
+                           turn=self._answer_text(puzzle, puzzle.solution, locale)))
         lines.append(t("puzzle.rating", locale, rating=f"{puzzle_rating.shown(after):.1f}",
                        change=f"{puzzle_rating.shown(after) - puzzle_rating.shown(before):+.1f}",
                        sigma=f"{after.sigma:.1f}", streak=after.streak))
-        final = self._trial(puzzle, [])
-        for action in (plan if solved else puzzle.solution):
-            final.apply(puzzle.seat, action)
+        final = self._played(puzzle, plan if solved else puzzle.solution)
         await self._send(interaction, "\n".join(lines), view_of(self._next(attempt_id, locale)),
-                         await self._picture(final, puzzle.seat, locale))
+                         await self._picture(puzzle, final, locale))
 
 
 class PuzzleButton(ui.DynamicItem[ui.Button], template=PATTERN):

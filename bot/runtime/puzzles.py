@@ -14,3 +14,11 @@ def judge(puzzle: Mapping[str, Any], answer: Sequence[Mapping[str, Any]]) -> dic
         return puzzles.check(puzzles.Puzzle.from_json(puzzle), answer).to_json()
     except IllegalAction as exc:
         return puzzles.illegal(exc).to_json()
+
+
+def cut(game: str, seats: int, options: Mapping[str, Any], seed: int,
+        log: Sequence[Sequence[Any]], review: Mapping[str, Any], game_id: int) -> list[dict[str, Any]]:
+    """The puzzles a finished game holds (a missed forced win), as JSON."""
+    pairs = [(int(seat), dict(action)) for seat, action in log]
+    return [p.to_json() for p in puzzles.from_review(game, seats, options, seed, pairs, review,
+                                                     game_id=game_id)]

@@ -252,3 +252,115 @@ def test_other_lessons_are_played_by_the_rules(game):
             else:
                 with pytest.raises(IllegalAction):
                     play_choice(lesson, step, choice)
+
+
+# == puzzles ===============================================================================
+
+def arrival_puzzle(puzzle_id: str, game_id: int) -> dict[str, Any]:
+    """The lesson's arrival position as a puzzle from a finished game (a win at once is a win
+    within two turns)."""
+    position = sensei_lesson.played(sensei_lesson.LINE)
+    return puzzles.Puzzle(puzzle_id, "sensei", "win_in_two", 0, position.to_json(),
+                          parse_turn("b6-b7 *f3-b7"),
+                          {"type": "game", "game_id": game_id, "turn_index": 8, "seat": 0},
+                          2).to_json()
+
+
+async def puzzle_of(h, member, game: str) -> dict[str, Any]:
+    return ephemeral_reply(h, await h.command(member, "puzzle", "solve", game=game))
+
+
+async def test_sensei_puzzle_from_this_server_own_misses_first(harness, players):
+    h = harness
+    ana, ben = players[:2]
+    from bot.testing.fake_discord import GUILD_ID
+    await h.bot.store.save_game_puzzles(GUILD_ID, 1, [("sensei:g:1:8", "sensei", ben.id,
+                                                       arrival_puzzle("sensei:g:1:8", 1))])
+    await h.bot.store.save_game_puzzles(GUILD_ID, 2, [("sensei:g:2:8", "sensei", ana.id,
+                                                       arrival_puzzle("sensei:g:2:8", 2))])
+    step = await puzzle_of(h, ana, "sensei")
+    assert step["flags"] & 64 and step["attachments"]
+    assert "comes from a game played here" in step["content"]
+    attempt = await h.bot.store.attempt(int(ids(step)[0].split(":")[1]))
+    assert attempt.puzzle_id == "sensei:g:2:8", "Ana's own missed win comes first"
+    # Someone else's clicks change nothing.
+    token = await h.click(ben, step, labelled(step, "b6"))
+    assert "someone else's" in h.reply_text(token)
+    step = h.fake.messages[int(step["id"])]
+    step = await tap(h, ana, step, labelled(step, "b6"))
+    step = await tap(h, ana, step, labelled(step, "b7"))
+    assert "b6-b7" in step["content"]
+    step = await tap(h, ana, step, labelled(step, "f3"))
+    step = await tap(h, ana, step, labelled(step, "b7"))
+    ready = dict(step)
+    done = await tap(h, ana, step, labelled(step, "Send turn"))
+    assert "Solved: b6-b7 *f3-b7" in done["content"] and "Streak: 1" in done["content"]
+    rating = await h.bot.store.puzzle_rating(ana.id, "sensei")
+    assert rating.solved == 1 and rating.streak == 1
+    # A second click on the finished puzzle moves nothing twice.
+    again = await tap(h, ana, ready, labelled(ready, "Send turn"))
+    assert "already finished" in again["content"]
+    assert (await h.bot.store.puzzle_rating(ana.id, "sensei")).solved == 1
+    # The next one is Ben's missed win, then none is left.
+    nxt = await tap(h, ana, again, labelled(again, "Next puzzle"))
+    assert (await h.bot.store.tried_puzzles(ana.id, "sensei")) == {"sensei:g:2:8"}
+    following = await h.bot.store.attempt(int(ids(nxt)[0].split(":")[1]))
+    assert following.puzzle_id == "sensei:g:1:8"
+
+
+async def test_a_wrong_answer_shows_the_refutation_and_the_rating_falls(harness, players):
+    h = harness
+    ana = players[0]
+    from bot.testing.fake_discord import GUILD_ID
+    await h.bot.store.save_game_puzzles(GUILD_ID, 3, [("sensei:g:3:8", "sensei", ana.id,
+                                                       arrival_puzzle("sensei:g:3:8", 3))])
+    step = await puzzle_of(h, ana, "sensei")
+    step = await tap(h, ana, step, labelled(step, "a1"))
+    step = await tap(h, ana, step, labelled(step, "a2"))
+    done = await tap(h, ana, step, labelled(step, "Send turn"))
+    assert "❌" in done["content"] and "A winning turn: b6-b7 *f3-b7" in done["content"]
+    rating = await h.bot.store.puzzle_rating(ana.id, "sensei")
+    assert rating.failed == 1 and rating.streak == 0 and rating.mu < 25
+
+
+async def test_sarena_builtin_puzzle_with_a_hint(harness, players):
+    h = harness
+    ana = players[0]
+    first = puzzles.load(puzzles.ids("sarena")[0])
+    step = await puzzle_of(h, ana, "sarena")
+    assert "your colour is" in step["content"]
+    hinted = await tap(h, ana, step, ending(step, "ht"))
+    assert f"move the pile on {first.solution[0]['from']}" in hinted["content"]
+    step = await tap(h, ana, hinted, labelled(hinted, first.solution[0]["from"]))
+    done = await tap(h, ana, step, labelled(step, first.solution[0]["to"]))
+    assert "Solved" in done["content"] and "Streak: 0" in done["content"], "a hint keeps no streak"
+    rating = await h.bot.store.puzzle_rating(ana.id, "sarena")
+    assert rating.solved == 1
+
+
+async def test_narabi_builtin_puzzle_switch_by_switch(harness, players):
+    from cogs.narabi.cog import NarabiCog
+    h = harness
+    ana = players[0]
+    first = puzzles.load(puzzles.ids("narabi")[0])
+    start = first.position()
+    label = {c["id"]: NarabiCog.stone(None, c, "en") for row in start.public_view()["rows"] for c in row}
+    step = await puzzle_of(h, ana, "narabi")
+    assert f"in {first.par} switches" in step["content"]
+    for switch in first.solution:
+        step = await tap(h, ana, step, labelled(step, label[switch["card"]]))
+        step = await tap(h, ana, step, labelled(step, label[switch["target"]]))
+    assert "Solved" in step["content"]
+
+
+async def test_puzzle_stats_with_a_chart(harness, players):
+    h = harness
+    ana = players[0]
+    for _ in range(2):
+        step = await puzzle_of(h, ana, "sarena")
+        await tap(h, ana, step, ending(step, "gu"))
+    token = await h.command(ana, "puzzle", "stats")
+    text = h.reply_text(token)
+    assert "Sàréná: rating" in text and "0 solved of 2" in text
+    assert "Sensei: no puzzle finished yet" in text
+    assert ephemeral_reply(h, token)["attachments"], "the rating chart"
