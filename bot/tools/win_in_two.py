@@ -25,7 +25,7 @@ from ..games.sensei import Sensei
 from ..games.sensei.expert import _DECIDED
 from ..games.sensei.puzzle import _moves, actions_of
 from ..games.sensei.review import REVIEW_NODES, _graded
-from ..games.sensei.search import scored_turns
+from ..games.sensei.search import _WIN_IN_TWO, scored_turns
 from ..games.sensei.wintwo import Prover
 
 
@@ -46,6 +46,7 @@ def play_level(puzzle: Puzzle, level: str) -> tuple[bool, float]:
     start = game.copy()
     played: list[dict[str, Any]] = []
     _DECIDED.clear()
+    _WIN_IN_TWO.clear()
     took = 0.0
     while game.result() is None and game.active == seat and game.turn == start.turn:
         view = seat_view(game, seat)

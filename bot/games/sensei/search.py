@@ -43,8 +43,8 @@ HARD_BUDGET = 14_000
 #: hard never searches replies to more candidates than this, whatever the budget left
 HARD_CANDIDATES = 8
 #: hard checks its best candidates by static score for a win in two against every reply
-HARD_WIN_CANDIDATES = 40
-#: positions that check may visit
+HARD_WIN_CANDIDATES = 100
+#: positions that check may visit (the expert's is five times more)
 HARD_WIN_POSITIONS = 8_000
 #: refutations remembered across hard's candidates
 KILLERS = 3
@@ -531,13 +531,18 @@ def hard_turn(game: Sensei, seat: int, rng: random.Random) -> tuple[Move, ...]:
     return _best(deep, rng)
 
 
+#: hard's win-in-two answers by the position its turn started from (a memo, as the expert's
+#: ``_DECIDED``: hard plans again at each action of its turn, the check runs once)
+_WIN_IN_TWO: dict[tuple, tuple[Move, ...] | None] = {}
+_WIN_IN_TWO_KEPT = 64
+
+
 def _win_in_two(game: Sensei, seat: int,
                 paths: list[tuple[Move, ...]]) -> tuple[Move, ...] | None:
-    """The first of ``paths`` (ways to finish the turn under way) that makes the whole turn win
-    in two against every reply (exact, ``wintwo``), or None (also when ``HARD_WIN_POSITIONS``
-    ran out first)."""
-    from .wintwo import Budget, OutOfWork, Prover  # wintwo builds on this module
-
+    """The rest of a whole turn that wins in two against every reply (exact, ``wintwo``), found
+    among ``paths`` (ways to finish the turn under way, best first) when the turn started here
+    and remembered for its later actions; None when there is none among them or
+    ``HARD_WIN_POSITIONS`` ran out first."""
     done = tuple((move["kind"], parse_square(move["from"]), parse_square(move["to"]))
                  for move in game.current)
     cells, characters = list(game.cells), list(game.characters)
@@ -546,12 +551,32 @@ def _win_in_two(game: Sensei, seat: int,
             cells[to], cells[frm] = EMPTY, seat
         else:
             characters[seat] = frm
+    key = (game.slide, tuple(cells), tuple(characters), seat)
+    if key not in _WIN_IN_TWO:
+        _WIN_IN_TWO[key] = _first_win_from_start(game, seat, cells, characters, done, paths)
+        while len(_WIN_IN_TWO) > _WIN_IN_TWO_KEPT:
+            del _WIN_IN_TWO[next(iter(_WIN_IN_TWO))]
+    found = _WIN_IN_TWO[key]
+    return found[len(done):] if found is not None and found[:len(done)] == done else None
+
+
+def _first_win_from_start(game: Sensei, seat: int, cells: list[int], characters: list[int],
+                          done: tuple[Move, ...], paths: list[tuple[Move, ...]],
+                          ) -> tuple[Move, ...] | None:
+    from .wintwo import Budget, OutOfWork, Prover  # wintwo builds on this module
+
+    if done:
+        # A turn begun before this process saw it: decided from its start all the same, so
+        # the answer never depends on what was remembered.
+        start = game.copy()
+        start.cells, start.characters, start.current = cells, characters, []
+        ranked = sorted(scored_turns(start, seat), key=lambda item: -item[0])
+        paths = [path for _, path in ranked[:HARD_WIN_CANDIDATES]]
     prover = Prover(game.slide, Budget(HARD_WIN_POSITIONS))
     try:
-        found = prover.first_win(cells, characters, seat, [done + path for path in paths])
+        return prover.first_win(cells, characters, seat, list(paths))
     except OutOfWork:
         return None
-    return None if found is None else found[len(done):]
 
 
 def _after(cells: list[int], characters: list[int], seat: int,
