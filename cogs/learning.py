@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 PATTERN = r"pz:(?P<attempt>[0-9]{1,18}):(?P<verb>[a-z]{2})(?::(?P<arg>[A-Za-z0-9_.\-]{0,60}))?"
 PUZZLE_FILE = "puzzle.png"
 CHART_FILE = "puzzles.png"
+#: seconds an answer waits for its verdict before deferring the click (Discord allows three)
+JUDGE_WAIT = 1.5
 #: the games with puzzles one can play here
 GAMES = ("sensei", "narabi", "sarena")
 GAME_CHOICES = [app_commands.Choice(name=command_text(f"{g}.name"), value=g) for g in GAMES]
@@ -271,7 +273,7 @@ class PuzzleFlow:
                 answer = [{"type": "move", "from": code, "to": picked}]
             elif game.result() is None and game.to_move == puzzle.seat:
                 answer.append({"type": "end_turn"})
-            verdict = await self._judge(puzzle, answer)
+            verdict = await self._judge(interaction, puzzle, answer)
             if verdict["status"] == "incomplete":
                 await self.step(interaction, attempt_id, puzzle, code, "")
             elif verdict["status"] == "illegal":
@@ -297,20 +299,29 @@ class PuzzleFlow:
                             puzzle: puzzles.Puzzle, code: str,
                             plan: list[dict[str, Any]]) -> None:
         """Narabi: each switch is judged as it is made (par still in reach or not)."""
-        verdict = await self._judge(puzzle, plan)
+        verdict = await self._judge(interaction, puzzle, plan)
         if verdict["status"] == "incomplete":
             await self.step(interaction, attempt_id, puzzle, code, "")
         else:
             await self._judged(interaction, attempt_id, puzzle, plan, verdict)
 
-    async def _judge(self, puzzle: puzzles.Puzzle, actions: list[dict[str, Any]]) -> dict[str, Any]:
+    async def _judge(self, interaction: discord.Interaction, puzzle: puzzles.Puzzle,
+                     actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """The verdict, from the think pool. A judgement queued behind busy searches must not
+        cost the click its answer: past JUDGE_WAIT the click is deferred, then answered."""
         pool = getattr(self.bot, "pool", None)
         if pool is not None:
-            return await pool.call("bot.runtime.puzzles:judge", puzzle.to_json(), actions)
-        from bot.runtime.puzzles import judge
+            work = pool.call("bot.runtime.puzzles:judge", puzzle.to_json(), actions)
+        else:
+            from bot.runtime.puzzles import judge
 
-        return await asyncio.get_running_loop().run_in_executor(
-            None, judge, puzzle.to_json(), actions)
+            work = asyncio.get_running_loop().run_in_executor(
+                None, judge, puzzle.to_json(), actions)
+        judging = asyncio.ensure_future(work)
+        await asyncio.wait({judging}, timeout=JUDGE_WAIT)
+        if not judging.done() and not interaction.response.is_done():
+            await interaction.response.defer()
+        return await judging
 
     async def _from(self, interaction: discord.Interaction, attempt_id: int,
                     puzzle: puzzles.Puzzle, code: str, plan: list[dict[str, Any]], game: Any,
