@@ -314,11 +314,19 @@ async def test_a_wrong_answer_shows_the_refutation_and_the_rating_falls(harness,
     from bot.testing.fake_discord import GUILD_ID
     await h.bot.store.save_game_puzzles(GUILD_ID, 3, [("sensei:g:3:8", "sensei", ana.id,
                                                        arrival_puzzle("sensei:g:3:8", 3))])
+    puzzle = puzzles.Puzzle.from_json(arrival_puzzle("sensei:g:3:8", 3))
+    # A one-stone turn the rules' own check calls wrong (it lets the win slip).
+    wrong = next(a for a in puzzle.position().legal_actions(0) if a["type"] == "stone"
+                 and puzzles.check(puzzle, [a, {"type": "end_turn"}]).status == "wrong")
+    verdict = puzzles.check(puzzle, [wrong, {"type": "end_turn"}])
     step = await puzzle_of(h, ana, "sensei")
-    step = await tap(h, ana, step, labelled(step, "a1"))
-    step = await tap(h, ana, step, labelled(step, "a2"))
+    step = await tap(h, ana, step, labelled(step, wrong["from"]))
+    step = await tap(h, ana, step, labelled(step, wrong["to"]))
     done = await tap(h, ana, step, labelled(step, "Send turn"))
     assert "❌" in done["content"] and "A winning turn: b6-b7 *f3-b7" in done["content"]
+    from bot.games.sensei import format_turn
+    assert verdict.refutation, "this position's wrong turns have an answer that refutes them"
+    assert f"answers {format_turn(verdict.refutation)}" in done["content"], "the refutation"
     rating = await h.bot.store.puzzle_rating(ana.id, "sensei")
     assert rating.failed == 1 and rating.streak == 0 and rating.mu < 25
 
