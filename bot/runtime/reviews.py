@@ -48,16 +48,23 @@ def review_function(game: str) -> str:
     return f"{review_module(game)}:review"
 
 
+def puzzle_function(game: str) -> str | None:
+    """What cuts puzzles out of a reviewed game of ``game`` (None: its reviews hold none)."""
+    return "bot.runtime.puzzles:cut" if game in PUZZLE_GAMES else None
+
+
 class Reviewer(BackgroundLoop):
     task_name = "tabletop-reviews"
 
     def __init__(self, store: Store, pool: ThinkPool, *,
                  function_of: Callable[[str], str] = review_function,
                  reviewed: Callable[[str], bool] = has_review,
-                 retry_after: float = RETRY_AFTER) -> None:
+                 retry_after: float = RETRY_AFTER,
+                 cut_of: Callable[[str], str | None] = puzzle_function) -> None:
         self.store = store
         self.pool = pool
         self.function_of = function_of
+        self.cut_of = cut_of
         self.reviewed = reviewed
         self.retry_after = retry_after
         self._queue: list[int] = []
@@ -141,11 +148,12 @@ class Reviewer(BackgroundLoop):
                            body: dict[str, Any]) -> None:
         """The positions before the game's missed forced wins become this server's puzzles
         (``/puzzle``). A failure here costs the puzzles, never the review."""
-        if row.game not in PUZZLE_GAMES:
+        function = self.cut_of(row.game)
+        if function is None:
             return
         try:
             found = await self.pool.call(
-                "bot.runtime.puzzles:cut", row.game, len(row.seats), dict(row.options),
+                function, row.game, len(row.seats), dict(row.options),
                 row.seed, actions, body, row.id, timeout=TIME_LIMIT, background=True)
         except (ThinkFailed, ThinkTimeout, ThinkPreempted) as exc:
             log.warning("table %s: no puzzles cut (%s)", row.id, type(exc).__name__)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import discord
 from discord import ui
@@ -31,9 +31,6 @@ from ..i18n import t
 from .limits import CONTENT, clip
 from .replies import ephemeral, error_text, update_message
 from .routing import button, view_of
-
-if TYPE_CHECKING:
-    from .gamecog import GameCog
 
 PATTERN = r"learn:(?P<game>[a-z][a-z0-9_]{1,15}):(?P<step>[0-9]{1,3}):(?P<what>[a-z][0-9]{0,2})"
 LESSON_FILE = "lesson.png"
@@ -92,7 +89,9 @@ def cid(game: str, step: int, what: str) -> str:
 class LessonFlow:
     """Shows the steps of one game's lesson and answers their buttons."""
 
-    def __init__(self, cog: "GameCog", lesson: Lesson) -> None:
+    def __init__(self, cog: Any, lesson: Lesson) -> None:
+        # ``cog``: the game's GameCog (its store, renderer and ``draw``); not imported here,
+        # as the GameCog's command imports this module.
         self.cog, self.lesson = cog, lesson
 
     @property

@@ -5,14 +5,11 @@ switch itself (a condition refusing one, by the rules), and asking once the AIs 
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.games.narabi.rules import Narabi
 from bot.i18n import t
 from bot.ui.lessons import Choice, Lesson, Step
-
-if TYPE_CHECKING:
-    from .cog import NarabiCog
 
 SEED = 15
 SEATS = 3
@@ -31,7 +28,8 @@ def played(switches: int) -> Narabi:
     return game
 
 
-def lesson(cog: "NarabiCog") -> Lesson:
+def lesson(cog: Any) -> Lesson:
+    """``cog``: the Narabi cog, whose words for stones and conditions the lesson uses."""
     def stone(card: int, locale: str = "en") -> str:
         return cog.stone_of(played(0), card, locale)
 

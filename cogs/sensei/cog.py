@@ -7,7 +7,6 @@ import discord
 from discord import app_commands
 
 from bot.games import IllegalAction
-from bot.games.warnings import losing_turn
 from bot.games.sensei import Sensei, check_turn, format_turn, parse_turn
 from bot.games.sensei.notation import MAX_ACTIONS, format_action, parse_action
 from bot.i18n import t
@@ -17,6 +16,7 @@ from bot.ui.gamecog import GameCog
 from bot.ui.lobby import AI_CHOICES
 from bot.ui.replies import ephemeral, error_text, refuse
 from render.sensei import render as render_board
+from .warning import losing_reason, warns
 from bot.ui.routing import Route, button, view_of
 
 #: what a "from" button names instead of a square when the character is to move
@@ -117,14 +117,11 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         if not any(e["type"] == "turn_ended" for e in events):
             actions.append({"type": "end_turn"})
         if warns(live):
-            found = losing_turn(game, seat, actions)
+            found = losing_reason(game, seat, actions)
             if found is not None:
                 # Typed turns are asked about too; the button sends the same turn.
                 plan = [a for a in actions if a["type"] != "end_turn"]
-                params = found["params"]
-                reason = t("warn.sensei.both" if params.get("both") else "warn.sensei.barrier",
-                           locale, barrier=" ".join(params["barrier"]),
-                           touching=" ".join(params["touching"]))
+                reason = t(found[0], locale, **found[1])
                 await ephemeral(interaction, t("warn.loses", locale, reason=reason),
                                 view=view_of(button(
                                     self.cid(live.id, "sendok", version, encode_plan(plan)),
@@ -452,27 +449,6 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
 
     async def _decline(self, interaction: discord.Interaction, route_: Route) -> None:
         await self._draw_verb(interaction, route_, "decline_draw", "sensei.draw.declined")
-
-
-def warns(live: LiveTable) -> bool:
-    """Whether a turn that loses at once is questioned before it is sent: always in a casual
-    game (an AI holds a seat, nothing is rated), in a rated one when the lobby chose it."""
-    casual = any(not s.person or s.ai is not None for s in live.row.seats)
-    return casual or bool(live.row.options.get("warn"))
-
-
-def losing_reason(trial: Sensei, seat: int, rest: list[dict[str, Any]]
-                  ) -> tuple[str, dict[str, Any]] | None:
-    """Why the planned turn (``trial``, to be finished by ``rest``) would lose the game for
-    ``seat`` by a rule, as a catalog key and its values, or None. The rules' own verdict
-    (``bot.games.warnings``), so it says only what the board shows."""
-    found = losing_turn(trial, seat, rest)
-    if found is None:
-        return None
-    params = found["params"]
-    key = "warn.sensei.both" if params.get("both") else "warn.sensei.barrier"
-    return key, {"barrier": " ".join(params["barrier"]), "touching": " ".join(params["touching"]),
-                 "count": params["count"]}
 
 
 def encode_plan(plan: list[dict[str, Any]]) -> str:

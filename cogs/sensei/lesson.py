@@ -12,6 +12,8 @@ from bot.games.sensei.board import EMPTY, parse_square
 from bot.i18n import t
 from bot.ui.lessons import Choice, Lesson, Step
 
+from .warning import losing_reason
+
 OPTIONS = {"version": "arashi", "setup": "standard", "board": "plain", "first": "green"}
 GREEN, RED = 0, 1
 
@@ -51,8 +53,6 @@ def barrier_board() -> Sensei:
 
 def loses(game: Sensei, seat: int, actions: Sequence[Mapping[str, Any]]
           ) -> tuple[str, dict[str, Any]] | None:
-    from .cog import losing_reason
-
     trial = game.copy()
     for action in actions:
         trial.apply(seat, action)

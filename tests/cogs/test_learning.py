@@ -1,6 +1,7 @@
 """Lessons, the warning before a losing turn, and puzzles, through the fake Discord."""
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -9,7 +10,7 @@ from bot.games import puzzles
 from bot.games.sensei import parse_turn
 from bot.testing.fake_discord import components_of
 from cogs.sensei import lesson as sensei_lesson
-from cogs.sensei.cog import losing_reason, warns
+from cogs.sensei.warning import losing_reason, warns
 from tests.conftest import start_bot
 from tests.helpers import ephemeral_reply
 
@@ -372,3 +373,27 @@ async def test_puzzle_stats_with_a_chart(harness, players):
     assert "Sàréná: rating" in text and "0 solved of 2" in text
     assert "Sensei: no puzzle finished yet" in text
     assert ephemeral_reply(h, token)["attachments"], "the rating chart"
+
+
+async def test_a_reviewed_game_gives_this_server_its_puzzles(database, players):
+    from tests.cogs.test_review import REVIEWED, finish, reviewed
+    h = await start_bot(database, reviews="tests.cogs.review_jobs")
+    try:
+        h.bot.reviewer.reviewed = lambda game: game in REVIEWED
+        h.bot.reviewer.cut_of = lambda game: "tests.cogs.puzzle_jobs:cut"
+        from tests.cogs.test_sensei_cog import sensei_table
+        table = await sensei_table(h, players)
+        await finish(h, table, 6)
+        await reviewed(h, table.id)
+        query = "SELECT puzzle_id, missed_by FROM game_puzzles WHERE table_id=?"
+        for _ in range(200):  # cut in the pool, in the background, after the review
+            stored = await h.bot.store._fetchall(query, (table.id,))
+            if stored:
+                break
+            await asyncio.sleep(0.05)
+        assert stored == [(f"sensei:g:{table.id}:8", players[1].id)], "who missed it is kept"
+        # Ben, who missed it, is offered it.
+        step = ephemeral_reply(h, await h.command(players[1], "puzzle", "solve", game="sensei"))
+        assert "comes from a game played here" in step["content"]
+    finally:
+        await h.bot.close()
