@@ -397,3 +397,20 @@ async def test_a_reviewed_game_gives_this_server_its_puzzles(database, players):
         assert "comes from a game played here" in step["content"]
     finally:
         await h.bot.close()
+
+
+async def test_the_builtin_sensei_set_is_served_when_the_server_has_none(harness, players):
+    h = harness
+    ana = players[0]
+    first = puzzles.load(puzzles.ids("sensei")[0])
+    step = await puzzle_of(h, ana, "sensei")
+    assert "A puzzle from the built-in set." in step["content"]
+    for action in first.solution:
+        piece = "char" if action["type"] == "character" else action["from"]
+        button = next(c["custom_id"] for c in components_of(step)
+                      if c.get("custom_id", "").endswith("." + piece))
+        step = await tap(h, ana, step, button)
+        step = await tap(h, ana, step, labelled(step, action["to"]))
+    step = await tap(h, ana, step, labelled(step, "Send turn"))
+    assert "Solved" in step["content"]
+    assert await h.bot.store.tried_puzzles(ana.id, "sensei") == {first.id}
