@@ -112,10 +112,15 @@ class PuzzleFlow:
         view = game.public_view()
         if choice:
             view = dict(view, choice=choice)
+        names = self._names(puzzle, game, locale)
+        cog = self.bot.router.cog(puzzle.game)
+        if cog is not None:
+            # Drawn like the game's boards: in the render workers, off the event loop.
+            return await cog.draw(cog.renderer_name, cog.render, view, names, locale)  # type: ignore[attr-defined]
         renderer = {"sensei": render_sensei, "narabi": render_narabi,
                     "sarena": render_sarena}[puzzle.game]
         return await asyncio.get_running_loop().run_in_executor(
-            None, renderer, view, self._names(puzzle, game, locale), locale)
+            None, renderer, view, names, locale)
 
     async def _send(self, interaction: discord.Interaction, text: str,
                     view: ui.View | None, picture: bytes | None) -> None:

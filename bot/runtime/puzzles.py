@@ -7,6 +7,15 @@ from typing import Any, Mapping, Sequence
 
 from ..games import IllegalAction
 from ..games import puzzles
+from ..games.narabi import puzzle as _narabi  # noqa: F401  (see below)
+from ..games.sarena import puzzle as _sarena  # noqa: F401
+from ..games.sensei import puzzle as _sensei  # noqa: F401
+
+# The think pool's processes import this module before they fork (the client preloads it):
+# the built-in sets and their checkers are then in memory in every worker, and a person's first
+# answer does not wait the best part of a second for them to load.
+for _game in puzzles.GAMES:
+    puzzles.ids(_game)
 
 
 def judge(puzzle: Mapping[str, Any], answer: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

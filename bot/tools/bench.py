@@ -19,7 +19,7 @@ from typing import Any
 from .benchmarks.backends import bench_backends, print_backends
 from .benchmarks.interactions import bench_interactions, bench_starts
 from .benchmarks.load import bench_ai_load, bench_par, bench_par_load, print_par
-from .benchmarks.puzzles import bench_puzzle_answers, print_figures as print_puzzles
+from .benchmarks.puzzles import bench_puzzles, print_figures as print_puzzles
 from .benchmarks.storage import bench_finished_size, bench_restore
 
 
@@ -92,7 +92,7 @@ def main(*, json_output: bool = False, quick: bool = False, db: str = "both") ->
         "replay": bench_replay(60),
         "games": bench_games(quick),
         "win_in_two": bench_win_in_two(quick),
-        "puzzles": asyncio.run(bench_puzzle_answers(10 if quick else 40)),
+        "puzzles": asyncio.run(bench_puzzles(10 if quick else 40)),
         "backends": bench_backends(["sqlite", "postgres"] if db == "both" else [db], quick),
     }
     if json_output:

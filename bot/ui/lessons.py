@@ -139,7 +139,7 @@ class LessonFlow:
                          await self._picture(game, locale))
 
     async def _picture(self, game: Game, locale: str) -> bytes:
-        return await self.cog.draw(None, self.cog.render, game.public_view(),
+        return await self.cog.draw(self.cog.renderer_name, self.cog.render, game.public_view(),
                                    self.lesson.names(locale), locale)
 
     async def _send(self, interaction: discord.Interaction, text: str,
