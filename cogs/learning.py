@@ -384,7 +384,7 @@ class PuzzleFlow:
             await self._send(interaction, t("puzzle.already_done", locale),
                              view_of(self._next(attempt_id, locale)), None)
             return
-        before, after = moved
+        before, after = moved[0] or puzzle_rating.first_rating(), moved[1]
         said = self._answer_text(puzzle, plan, locale)
         lines = []
         if solved:

@@ -97,13 +97,14 @@ class LearningQueries:
         return {r[0] for r in rows}
 
     async def finish_attempt(self, attempt_id: int, solved: bool,
-                             rate: Any) -> tuple[PuzzleRating, PuzzleRating] | None:
+                             rate: Any) -> tuple[PuzzleRating | None, PuzzleRating] | None:
         """Close an open attempt and move the person's puzzle rating, in one transaction:
-        ``rate(before, solved, hinted) -> after``. None when the attempt was already closed
-        (a double click): nothing moves twice."""
+        ``rate(before, solved, hinted) -> after``; returns (before, after), before None for a
+        first puzzle. None when the attempt was already closed (a double click): nothing
+        moves twice."""
         now = self.clock()  # type: ignore[attr-defined]
 
-        async def job(tx: Tx) -> tuple[PuzzleRating, PuzzleRating] | None:
+        async def job(tx: Tx) -> tuple[PuzzleRating | None, PuzzleRating] | None:
             row = await tx.fetchrow(
                 "SELECT user_id, game, hinted FROM puzzle_attempts WHERE id=? AND status='open'",
                 (attempt_id,))
@@ -127,7 +128,7 @@ class LearningQueries:
             await tx.execute(
                 "UPDATE puzzle_attempts SET status=?, rating_after=?, finished_at=? WHERE id=?",
                 ("solved" if solved else "failed", after.mu - 3 * after.sigma, now, attempt_id))
-            return (before or after), after
+            return before, after
 
         return await self.write(job)  # type: ignore[attr-defined]
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import pytest
@@ -296,6 +297,7 @@ async def test_sensei_puzzle_from_this_server_own_misses_first(harness, players)
     ready = dict(step)
     done = await tap(h, ana, step, labelled(step, "Send turn"))
     assert "Solved: b6-b7 *f3-b7" in done["content"] and "Streak: 1" in done["content"]
+    assert re.search(r"Puzzle rating: -?[0-9.]+ \(\+[0-9.]+\)", done["content"]), done["content"]
     rating = await h.bot.store.puzzle_rating(ana.id, "sensei")
     assert rating.solved == 1 and rating.streak == 1
     # A second click on the finished puzzle moves nothing twice.
