@@ -86,6 +86,13 @@ class LearningQueries:
         r = rows[0]
         return Attempt(int(r[0]), int(r[1]), r[2], r[3], loads(r[4]), r[5], bool(r[6]))
 
+    async def open_attempt_of(self, user_id: int) -> Attempt | None:
+        """The person's newest puzzle still open (what a typed answer answers)."""
+        rows = await self._fetchall(  # type: ignore[attr-defined]
+            "SELECT id FROM puzzle_attempts WHERE user_id=? AND status='open' "
+            "ORDER BY id DESC LIMIT 1", (user_id,))
+        return await self.attempt(int(rows[0][0])) if rows else None
+
     async def mark_hinted(self, attempt_id: int) -> None:
         await self._statement(  # type: ignore[attr-defined]
             "UPDATE puzzle_attempts SET hinted=1 WHERE id=? AND status='open'", (attempt_id,))

@@ -152,12 +152,12 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
     # == how things read ===================================================================
 
     def options_text(self, options: Mapping[str, Any], locale: str) -> str:
-        lines = [t("sensei.option.line", locale, name=t(f"sensei.option.{name}", locale),
-                   value=t(f"sensei.{name}.{options[name]}", locale))
-                 for name in ("version", "setup", "board", "first") if name in options]
-        if options.get("warn"):
-            lines.append(t("warn.option.on", locale))
-        return "\n".join(lines)
+        # The warning is shown only when chosen: off, a game against an AI still warns.
+        shown = ("version", "setup", "board", "first", *(("warn",) if options.get("warn") else ()))
+        return "\n".join(
+            t("sensei.option.line", locale, name=t(f"sensei.option.{name}", locale),
+              value=t(f"sensei.{name}.{options[name]}", locale))
+            for name in shown if name in options)
 
     def _sensei(self, live: LiveTable) -> Sensei:
         game = live.game

@@ -416,3 +416,18 @@ async def test_the_builtin_sensei_set_is_served_when_the_server_has_none(harness
     step = await tap(h, ana, step, labelled(step, "Send turn"))
     assert "Solved" in step["content"]
     assert await h.bot.store.tried_puzzles(ana.id, "sensei") == {first.id}
+
+
+async def test_a_puzzle_answered_in_notation(harness, players):
+    h = harness
+    ana = players[0]
+    token = await h.command(ana, "puzzle", "answer", notation="c2-c5")
+    assert "no Sensei or Sàréná puzzle open" in h.reply_text(token)
+    first = puzzles.load(puzzles.ids("sarena")[0])
+    await puzzle_of(h, ana, "sarena")
+    token = await h.command(ana, "puzzle", "answer", notation="zz")
+    assert "⚠️" in h.reply_text(token)
+    move = first.solution[0]
+    token = await h.command(ana, "puzzle", "answer", notation=f"{move['from']}-{move['to']}")
+    assert "Solved" in h.reply_text(token)
+    assert (await h.bot.store.puzzle_rating(ana.id, "sarena")).solved == 1

@@ -28,7 +28,7 @@ def _message(h, channel_id: int, custom_id: str) -> dict[str, Any]:
 
 def _answers(puzzle: Any, attempt: int, rng: random.Random) -> list[tuple[str, str]]:
     """(kind, custom_id) of a right answer and a wrong one."""
-    from cogs.learning import encode_switches, pz
+    from cogs.learning.flow import encode_switches, pz
     from cogs.sensei.cog import encode_plan
 
     if puzzle.game == "sensei":
