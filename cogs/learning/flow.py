@@ -190,9 +190,13 @@ class PuzzleFlow:
             if plan:
                 lines.append(t("sensei.step.planned", locale, actions=format_turn(plan)))
             if game.result() is None and game.to_move == seat and len(plan) < 3:
+                stones, jumps = game.movable_stones(seat), bool(game.character_targets(seat))
+                lines.append(t("sensei.step.pick" if stones and jumps else
+                               "sensei.step.pick_stone" if stones else
+                               "sensei.step.pick_character", locale))
                 items += [button(pz(attempt, "fr", f"{code}.{sq}"), sq, emoji=SEAT_MARK[seat])
-                          for sq in game.movable_stones(seat)]
-                if game.character_targets(seat):
+                          for sq in stones]
+                if jumps:
                     at = game.public_view()["characters"][seat]
                     items.append(button(pz(attempt, "fr", f"{code}.{CHARACTER}"), at,
                                         emoji="⛩️", style=discord.ButtonStyle.primary))
@@ -206,9 +210,9 @@ class PuzzleFlow:
         else:
             for seat, row in enumerate(game.public_view()["rows"]):
                 conditions = {c["id"]: c["condition"] for c in game.private_view(seat)["cards"]}
-                lines.append(t("puzzle.narabi.seat", locale, seat=seat + 1, cards=" · ".join(
-                    f"{self._stone(game, c['id'], locale)} "
-                    f"({self.bot.router.cog('narabi').condition(conditions[c['id']], locale)})"  # type: ignore[attr-defined]
+                lines.append(t("puzzle.narabi.seat", locale, seat=seat + 1, cards="\n".join(
+                    f"• {self._stone(game, c['id'], locale)}: "
+                    f"{self.bot.router.cog('narabi').condition(conditions[c['id']], locale)}"  # type: ignore[attr-defined]
                     for c in row)))
             if plan:
                 lines.append(t("puzzle.narabi.done", locale,
