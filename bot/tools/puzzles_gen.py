@@ -165,7 +165,6 @@ def make_sarena(first_seed: int, wanted: int) -> list[dict[str, Any]]:
 
 def write(rows: list[dict[str, Any]], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    (path.parent / "__init__.py").touch()
     data = json.dumps(rows, separators=(",", ":"), sort_keys=True).encode("utf-8")
     path.write_bytes(gzip.compress(data, mtime=0))
     print(f"{path}: {len(rows)} rows, {path.stat().st_size} bytes", file=sys.stderr)

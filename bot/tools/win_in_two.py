@@ -25,8 +25,8 @@ from ..games.sensei import Sensei
 from ..games.sensei.expert import _DECIDED
 from ..games.sensei.puzzle import _moves, actions_of
 from ..games.sensei.review import REVIEW_NODES, _graded
-from ..games.sensei.search import _WIN_IN_TWO, scored_turns
-from ..games.sensei.wintwo import Prover
+from ..games.sensei.search import scored_turns
+from ..games.sensei.wintwo import _WIN_IN_TWO, Prover
 
 
 def load_set() -> list[Puzzle]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..base import IllegalAction
-from ..puzzles import ILLEGAL, INCOMPLETE, SOLVED, WRONG, Puzzle, Verdict, illegal
+from ..puzzle_types import ILLEGAL, INCOMPLETE, SOLVED, WRONG, Puzzle, Verdict, illegal
 from .rules import Narabi
 from .solver import par
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..base import IllegalAction
-from ..puzzles import ILLEGAL, INCOMPLETE, SOLVED, WRONG, Puzzle, Verdict, illegal
+from ..puzzle_types import ILLEGAL, INCOMPLETE, SOLVED, WRONG, Puzzle, Verdict, illegal
 from .board import EDGES, SQUARE_NAMES
 from .chips import DOWN_SEEN, UP, top_chip
 from .position import Position

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..base import IllegalAction
-from ..puzzles import ILLEGAL, INCOMPLETE, KINDS, SOLVED, WRONG, Puzzle, Verdict, illegal
+from ..puzzle_types import ILLEGAL, INCOMPLETE, KINDS, SOLVED, WRONG, Puzzle, Verdict, illegal
 from .board import parse_square, square_name
 from .game import Sensei
 from .search import Move

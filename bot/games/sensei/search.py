@@ -29,7 +29,7 @@ import random
 from typing import Callable
 
 from .barrier import LOSING_TOUCHES
-from .board import EMPTY, HOME_RANK, NEIGHBOURS, ORTHOGONAL_RAYS, PIT, SIZE, parse_square
+from .board import EMPTY, HOME_RANK, NEIGHBOURS, ORTHOGONAL_RAYS, PIT, SIZE
 from .game import STONE_MOVES_PER_TURN, Sensei
 from .moves import character_targets, stone_destinations
 from .notation import MAX_ACTIONS
@@ -42,10 +42,6 @@ LOST = 100_000
 HARD_BUDGET = 14_000
 #: hard never searches replies to more candidates than this, whatever the budget left
 HARD_CANDIDATES = 8
-#: hard checks its best candidates by static score for a win in two against every reply
-HARD_WIN_CANDIDATES = 100
-#: positions that check may visit (the expert's is five times more)
-HARD_WIN_POSITIONS = 8_000
 #: refutations remembered across hard's candidates
 KILLERS = 3
 
@@ -504,7 +500,14 @@ def _play_if_legal(cells: list[int], characters: list[int], seat: int, slide: bo
     return cells, characters
 
 
-def hard_turn(game: Sensei, seat: int, rng: random.Random) -> tuple[Move, ...]:
+WinCheck = Callable[[list[tuple[Move, ...]]], "tuple[Move, ...] | None"]
+
+
+def hard_turn(game: Sensei, seat: int, rng: random.Random,
+              win_in_two: WinCheck | None = None) -> tuple[Move, ...]:
+    """Hard's rest of the turn. ``win_in_two``, given the candidates best first, returns the rest
+    of a turn that wins by force in two, or None (``wintwo.hard_win_in_two``; ``ai.py`` passes
+    it, this module cannot import it)."""
     scored = scored_turns(game, seat)
     budget = Budget(HARD_BUDGET - len(scored))
     top = max(score for score, _ in scored)
@@ -513,9 +516,10 @@ def hard_turn(game: Sensei, seat: int, rng: random.Random) -> tuple[Move, ...]:
         return _best(scored, rng)
     ranked = sorted(scored, key=lambda item: -item[0])
     cells, characters = list(game.cells), list(game.characters)
-    win = _win_in_two(game, seat, [path for _, path in ranked[:HARD_WIN_CANDIDATES]])
-    if win is not None:
-        return win
+    if win_in_two is not None:
+        win = win_in_two([path for _, path in ranked])
+        if win is not None:
+            return win
     deep: list[tuple[int, tuple[Move, ...]]] = []
     killers: list[tuple[Move, ...]] = []
     alpha = -WIN
@@ -529,54 +533,6 @@ def hard_turn(game: Sensei, seat: int, rng: random.Random) -> tuple[Move, ...]:
     if not deep:
         return _best(scored, rng)
     return _best(deep, rng)
-
-
-#: hard's win-in-two answers by the position its turn started from (a memo, as the expert's
-#: ``_DECIDED``: hard plans again at each action of its turn, the check runs once)
-_WIN_IN_TWO: dict[tuple, tuple[Move, ...] | None] = {}
-_WIN_IN_TWO_KEPT = 64
-
-
-def _win_in_two(game: Sensei, seat: int,
-                paths: list[tuple[Move, ...]]) -> tuple[Move, ...] | None:
-    """The rest of a whole turn that wins in two against every reply (exact, ``wintwo``), found
-    among ``paths`` (ways to finish the turn under way, best first) when the turn started here
-    and remembered for its later actions; None when there is none among them or
-    ``HARD_WIN_POSITIONS`` ran out first."""
-    done = tuple((move["kind"], parse_square(move["from"]), parse_square(move["to"]))
-                 for move in game.current)
-    cells, characters = list(game.cells), list(game.characters)
-    for kind, frm, to in reversed(done):
-        if kind == "stone":
-            cells[to], cells[frm] = EMPTY, seat
-        else:
-            characters[seat] = frm
-    key = (game.slide, tuple(cells), tuple(characters), seat)
-    if key not in _WIN_IN_TWO:
-        _WIN_IN_TWO[key] = _first_win_from_start(game, seat, cells, characters, done, paths)
-        while len(_WIN_IN_TWO) > _WIN_IN_TWO_KEPT:
-            del _WIN_IN_TWO[next(iter(_WIN_IN_TWO))]
-    found = _WIN_IN_TWO[key]
-    return found[len(done):] if found is not None and found[:len(done)] == done else None
-
-
-def _first_win_from_start(game: Sensei, seat: int, cells: list[int], characters: list[int],
-                          done: tuple[Move, ...], paths: list[tuple[Move, ...]],
-                          ) -> tuple[Move, ...] | None:
-    from .wintwo import Budget, OutOfWork, Prover  # wintwo builds on this module
-
-    if done:
-        # A turn begun before this process saw it: decided from its start all the same, so
-        # the answer never depends on what was remembered.
-        start = game.copy()
-        start.cells, start.characters, start.current = cells, characters, []
-        ranked = sorted(scored_turns(start, seat), key=lambda item: -item[0])
-        paths = [path for _, path in ranked[:HARD_WIN_CANDIDATES]]
-    prover = Prover(game.slide, Budget(HARD_WIN_POSITIONS))
-    try:
-        return prover.first_win(cells, characters, seat, list(paths))
-    except OutOfWork:
-        return None
 
 
 def _after(cells: list[int], characters: list[int], seat: int,

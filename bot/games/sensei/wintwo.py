@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .barrier import LOSING_TOUCHES, loses_to_barrier
-from .board import EMPTY, NEIGHBOURS, ORTHOGONAL_RAYS, PIT, SIZE
-from .game import STONE_MOVES_PER_TURN
+from .board import EMPTY, NEIGHBOURS, ORTHOGONAL_RAYS, PIT, SIZE, parse_square
+from .game import STONE_MOVES_PER_TURN, Sensei
 from .moves import character_targets, stone_destinations
 from .search import (GOAL_RANK, Move, can_arrive, each_turn, open_goal_squares, reach_cost,
-                     touched_barrier)
+                     scored_turns, touched_barrier)
 
 Path = tuple[Move, ...]
 
@@ -419,3 +419,55 @@ def _play_if_legal(cells: list[int], characters: list[int], seat: int, slide: bo
             if to // SIZE == goal and index != len(path) - 1:
                 return None
     return cells, characters
+
+
+# -- hard's check -------------------------------------------------------------------------------
+#: hard checks its best candidates by static score for a win in two against every reply
+HARD_WIN_CANDIDATES = 100
+#: positions that check may visit (the expert's is five times more)
+HARD_WIN_POSITIONS = 8_000
+#: hard's win-in-two answers by the position its turn started from (a memo, as the expert's
+#: ``_DECIDED``: hard plans again at each action of its turn, the check runs once)
+_WIN_IN_TWO: dict[tuple, Path | None] = {}
+_WIN_IN_TWO_KEPT = 64
+
+
+def hard_win_in_two(game: Sensei, seat: int,
+                    paths: list[Path]) -> Path | None:
+    """Hard's check: the rest of a whole turn that wins in two against every reply, found among
+    the first ``HARD_WIN_CANDIDATES`` of ``paths`` (ways to finish the turn under way, best
+    first) when the turn started here, and remembered for its later actions; None when there
+    is none among them or ``HARD_WIN_POSITIONS`` ran out first."""
+    done = tuple((move["kind"], parse_square(move["from"]), parse_square(move["to"]))
+                 for move in game.current)
+    cells, characters = list(game.cells), list(game.characters)
+    for kind, frm, to in reversed(done):
+        if kind == "stone":
+            cells[to], cells[frm] = EMPTY, seat
+        else:
+            characters[seat] = frm
+    key = (game.slide, tuple(cells), tuple(characters), seat)
+    if key not in _WIN_IN_TWO:
+        _WIN_IN_TWO[key] = _first_win_from_start(game, seat, cells, characters, done,
+                                                 paths[:HARD_WIN_CANDIDATES])
+        while len(_WIN_IN_TWO) > _WIN_IN_TWO_KEPT:
+            del _WIN_IN_TWO[next(iter(_WIN_IN_TWO))]
+    found = _WIN_IN_TWO[key]
+    return found[len(done):] if found is not None and found[:len(done)] == done else None
+
+
+def _first_win_from_start(game: Sensei, seat: int, cells: list[int], characters: list[int],
+                          done: Path, paths: list[Path],
+                          ) -> Path | None:
+    if done:
+        # A turn begun before this process saw it: decided from its start all the same, so
+        # the answer never depends on what was remembered.
+        start = game.copy()
+        start.cells, start.characters, start.current = cells, characters, []
+        ranked = sorted(scored_turns(start, seat), key=lambda item: -item[0])
+        paths = [path for _, path in ranked[:HARD_WIN_CANDIDATES]]
+    prover = Prover(game.slide, Budget(HARD_WIN_POSITIONS))
+    try:
+        return prover.first_win(cells, characters, seat, list(paths))
+    except OutOfWork:
+        return None
