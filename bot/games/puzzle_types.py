@@ -61,7 +61,7 @@ class Verdict:
     ``reason`` (for ``wrong``) a slug the UI translates: ``loses_at_once`` (the turn loses by a
     rule), ``reply_wins`` (the opponent's reply wins), ``no_win_after_reply`` (after the reply
     there is no winning turn), ``par_out_of_reach`` (Narabi: par can no longer be reached),
-    ``not_winning`` (Sàréná).
+    ``not_winning`` or ``game_goes_on`` (Sàréná: the move does not end the game).
     ``refutation``: the opponent's reply that beats the answer, as actions (Sensei; may be
     empty when the answer loses by itself). ``line``: for ``solved``, how it goes on (Sensei:
     a reply and the winning turn after it, when the answer did not win at once); for

@@ -267,7 +267,22 @@ def test_a_sarena_winning_move_wins_whatever_colour_the_opponent_holds():
                                 > result.details["scores"][1 - puzzle.seat])
             if verdict.status == "solved":
                 assert all(outcomes)
+            elif verdict.reason == "game_goes_on":
+                trial = puzzle.position()
+                trial.apply(puzzle.seat, action)
+                assert trial.result() is None
             else:
                 assert verdict.status == "wrong" and verdict.reason == "not_winning"
+                world = verdict.refutation[0]
+                assert world["type"] == "world" and world["final"]
+                assert world["scores"][0] <= world["scores"][1]
+                if world["flip"] is None:  # no unseen face: the rules agree with the world
+                    state = puzzle.position().to_json()
+                    from bot.games.sarena.chips import COLOUR_INDEX
+                    state["colours"][1 - puzzle.seat] = COLOUR_INDEX[world["opponent"]]
+                    trial = Sarena.from_json(state)
+                    trial.apply(puzzle.seat, action)
+                    scores = trial.result().details["scores"]
+                    assert [scores[puzzle.seat], scores[1 - puzzle.seat]] == world["scores"]
         assert puzzles.check(puzzle, puzzle.solution).status == "solved"
         assert puzzles.hint(puzzle) == {"code": "sarena.pile", "square": puzzle.solution[0]["from"]}

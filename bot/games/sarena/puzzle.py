@@ -14,15 +14,18 @@ from typing import Any, Mapping, Sequence
 
 from ..base import IllegalAction
 from ..puzzle_types import ILLEGAL, INCOMPLETE, SOLVED, WRONG, Puzzle, Verdict, illegal
-from .board import EDGES, SQUARE_NAMES
-from .chips import DOWN_SEEN, UP, top_chip
+from .board import EDGE_ID, EDGES, SQUARE_INDEX, SQUARE_NAMES
+from .chips import COLOURS, DOWN_SEEN, UP, top_chip
 from .position import Position
 from .rules import Sarena
 
 
-def wins_whatever(position: Position, edge: int, mine: int) -> bool:
-    """Whether playing ``edge`` ends the game with ``mine``'s score above every other colour's,
-    whatever the face a flip turns up."""
+def losing_world(position: Position, edge: int, mine: int) -> dict[str, Any] | None:
+    """None when playing ``edge`` ends the game with ``mine``'s score above every other
+    colour's, whatever the face a flip turns up; otherwise why not: ``{"final": False}`` when
+    the game goes on, else the first world (in a fixed order, never the real one on purpose:
+    the answer depends on what the table sees only) where it does not win:
+    ``{"final": True, "opponent": colour, "flip": colour or None, "scores": [mine, theirs]}``."""
     src, dst = EDGES[edge]
     flip_unknown = None
     if not position.heights[dst]:
@@ -32,7 +35,7 @@ def wins_whatever(position: Position, edge: int, mine: int) -> bool:
     trial = position.copy()
     trial.move(edge)
     if trial.legal:
-        return False
+        return {"final": False}
     scores = [0, 0, 0, 0]
     unknown_height = 0
     for circle in range(len(trial.heights)):
@@ -52,8 +55,16 @@ def wins_whatever(position: Position, edge: int, mine: int) -> bool:
             if top is not None:
                 counted[top] += unknown_height
             if counted[mine] <= counted[other]:
-                return False
-    return True
+                return {"final": True, "opponent": COLOURS[other],
+                        "flip": None if top is None else COLOURS[top],
+                        "scores": [counted[mine], counted[other]]}
+    return None
+
+
+def wins_whatever(position: Position, edge: int, mine: int) -> bool:
+    """Whether playing ``edge`` ends the game and wins in every world the table cannot rule
+    out."""
+    return losing_world(position, edge, mine) is None
 
 
 def winning_moves(game: Sarena, seat: int) -> list[dict[str, Any]]:
@@ -76,10 +87,14 @@ def check(puzzle: Puzzle, answer: Sequence[Mapping[str, Any]]) -> Verdict:
         Sarena.from_json(puzzle.state).apply(puzzle.seat, action)
     except IllegalAction as exc:
         return illegal(exc)
-    wanted = {"type": "move", "from": action.get("from"), "to": action.get("to")}
-    if wanted in winning_moves(game, puzzle.seat):
+    edge = EDGE_ID[(SQUARE_INDEX[action["from"].strip().lower()],
+                    SQUARE_INDEX[action["to"].strip().lower()])]
+    world = losing_world(game._position, edge, game._colours[puzzle.seat])
+    if world is None:
         return Verdict(SOLVED)
-    return Verdict(WRONG, reason="not_winning")
+    if not world["final"]:
+        return Verdict(WRONG, reason="game_goes_on")
+    return Verdict(WRONG, reason="not_winning", refutation=[{"type": "world", **world}])
 
 
 def verify(puzzle: Puzzle) -> str | None:
