@@ -63,9 +63,8 @@ class Verdict:
     there is no winning turn), ``par_out_of_reach`` (Narabi: par can no longer be reached),
     ``not_winning`` or ``game_goes_on`` (Sàréná: the move does not end the game).
     ``refutation``: the opponent's reply that beats the answer, as actions (Sensei; may be
-    empty when the answer loses by itself). ``line``: for ``solved``, how it goes on (Sensei:
-    a reply and the winning turn after it, when the answer did not win at once); for
-    ``wrong``, the right line (Narabi: a par line from the start).
+    empty when the answer loses by itself; Sàréná: the world where the move does not win).
+    ``line``: for a wrong Narabi answer, a par line from the start.
     """
 
     status: str
