@@ -383,6 +383,18 @@ class PuzzleFlow:
         await self._send(interaction, text, view_of(*moves[:24], back),
                          await self._picture(puzzle, game, locale, choice))
 
+    @staticmethod
+    def _world_text(world: dict[str, Any], locale: str) -> str:
+        """Sàréná: a case the table cannot rule out where the move does not win (chosen by
+        the rules from what the table sees, never from the real colours)."""
+        mine, theirs = (world.get("scores") or [0, 0])[:2]
+        params = {"colour": t(f"sarena.colour.{world.get('opponent')}", locale),
+                  "mine": mine, "theirs": theirs}
+        if world.get("flip"):
+            return t("puzzle.sarena.world_flip", locale,
+                     flip=t(f"sarena.colour.{world['flip']}", locale), **params)
+        return t("puzzle.sarena.world", locale, **params)
+
     def _next(self, attempt_id: int, locale: str) -> ui.Button:
         return button(pz(attempt_id, "nx"), t("puzzle.button.next", locale),
                       style=discord.ButtonStyle.primary, emoji="🧩")
@@ -407,7 +419,11 @@ class PuzzleFlow:
             lines.append(t("puzzle.given_up", locale))
         else:
             reason = verdict.get("reason") or "no_win_after_reply"
-            reply = self._answer_text(puzzle, verdict.get("refutation") or [], locale) or "—"
+            refutation = verdict.get("refutation") or []
+            if refutation and refutation[0].get("type") == "world":
+                reply = self._world_text(refutation[0], locale)
+            else:
+                reply = self._answer_text(puzzle, refutation, locale) or "—"
             lines.append("❌ " + t(f"puzzle.wrong.{reason}", locale, turn=said, reply=reply))
         if not solved:
             lines.append(t("puzzle.solution", locale,

@@ -431,3 +431,33 @@ async def test_a_puzzle_answered_in_notation(harness, players):
     token = await h.command(ana, "puzzle", "answer", notation=f"{move['from']}-{move['to']}")
     assert "Solved" in h.reply_text(token)
     assert (await h.bot.store.puzzle_rating(ana.id, "sarena")).solved == 1
+
+
+async def test_a_wrong_sarena_move_is_told_a_case_it_does_not_win(harness, players):
+    h = harness
+    ana = players[0]
+    first = puzzles.load(puzzles.ids("sarena")[0])
+    # A move the check calls wrong with a case the table cannot rule out.
+    move, verdict = next((a, v) for a in first.position().legal_actions(first.seat)
+                         if (v := puzzles.check(first, [a])).reason == "not_winning")
+    world = verdict.refutation[0]
+    step = await puzzle_of(h, ana, "sarena")
+    step = await tap(h, ana, step, labelled(step, move["from"]))
+    done = await tap(h, ana, step, labelled(step, move["to"]))
+    assert f"{move['from']}-{move['to']} does not win in every case" in done["content"]
+    mine, theirs = world["scores"][:2]
+    assert f"you would score {mine} to {theirs}" in done["content"]
+    assert (await h.bot.store.puzzle_rating(ana.id, "sarena")).failed == 1
+
+
+async def test_a_sarena_move_that_does_not_end_the_game_is_told_so(harness, players):
+    h = harness
+    ana = players[0]
+    first = puzzles.load(puzzles.ids("sarena")[0])
+    move = next(a for a in first.position().legal_actions(first.seat)
+                if puzzles.check(first, [a]).reason == "game_goes_on")
+    step = await puzzle_of(h, ana, "sarena")
+    step = await tap(h, ana, step, labelled(step, move["from"]))
+    done = await tap(h, ana, step, labelled(step, move["to"]))
+    assert f"{move['from']}-{move['to']} does not end the game" in done["content"]
+    assert f"A winning turn: {first.solution[0]['from']}-{first.solution[0]['to']}" in done["content"]
