@@ -63,6 +63,7 @@ async def bench_puzzle_answers(per_game: int = 40, drawn: bool = False) -> dict[
                 cog.__dict__.pop("render", None)
         try:
             every: list[float] = []
+            errors = 0
             for game in ("sensei", "narabi", "sarena"):
                 times: dict[str, list[float]] = {"right": [], "wrong": []}
                 for n, puzzle_id in enumerate(puzzles.ids(game)[:per_game + 1]):
@@ -76,12 +77,16 @@ async def bench_puzzle_answers(per_game: int = 40, drawn: bool = False) -> dict[
                         token = await h.click(member, message, custom_id, settle=False)
                         await h.settle()
                         taken = h.fake.acked_at[token] - h.fake.clicked_at[token]
+                        # An answer is a verdict; anything else (an error) is counted apart.
+                        said = h.reply_text(token)
+                        if not any(mark in said for mark in ("🎉", "❌")):
+                            errors += 1
                         if n == 0:
                             continue  # the warm-up (see above)
                         times[kind].append(taken)
                         every.append(taken)
                 out[game] = {kind: ms(values) for kind, values in times.items() if values}
-            out["all"] = ms(every)
+            out["all"] = dict(ms(every), errors=errors)
         finally:
             await h.bot.close()
     return out
@@ -97,7 +102,8 @@ def print_figures(figures: dict[str, Any]) -> None:
     figures = figures["answers"]
     a = figures["all"]
     print(f"/puzzle answers (judged in the pool, rated; pictures excluded): p50 {a['p50_ms']:.1f} ms  "
-          f"p99 {a['p99_ms']:.1f} ms (n={a['n']}; target p99 ≤ 300 ms)")
+          f"p99 {a['p99_ms']:.1f} ms (n={a['n']}, answers that were no verdict: {a['errors']}; "
+          f"target p99 ≤ 300 ms)")
     for game in ("sensei", "narabi", "sarena"):
         for kind, m in (figures.get(game) or {}).items():
             print(f"  {game} {kind:5}  p50 {m['p50_ms']:.1f} ms  p99 {m['p99_ms']:.1f} ms  (n={m['n']})")
