@@ -100,6 +100,7 @@ async def start_bot(database: Path | str, fake: FakeDiscord | None = None, *,
         bot.reviewer.reviewed = lambda game: False
     else:
         bot.reviewer.function_of = lambda game: f"{reviews}:{game}"
+        bot.reviewer.cut_of = lambda game: None  # reviews made by hand hold no puzzles
     return await Harness.start(bot, fake)
 
 

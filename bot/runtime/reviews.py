@@ -23,6 +23,8 @@ from .thinkpool import ThinkFailed, ThinkPool, ThinkPreempted, ThinkTimeout
 log = logging.getLogger(__name__)
 
 #: a review past this many seconds of search is abandoned (retried at the next start)
+#: the games whose reviews hold puzzles (a missed forced win)
+PUZZLE_GAMES = ("sensei",)
 TIME_LIMIT = 900.0
 #: seconds before a review that gave way to a search is tried again
 RETRY_AFTER = 5.0
@@ -46,16 +48,23 @@ def review_function(game: str) -> str:
     return f"{review_module(game)}:review"
 
 
+def puzzle_function(game: str) -> str | None:
+    """What cuts puzzles out of a reviewed game of ``game`` (None: its reviews hold none)."""
+    return "bot.runtime.puzzles:cut" if game in PUZZLE_GAMES else None
+
+
 class Reviewer(BackgroundLoop):
     task_name = "tabletop-reviews"
 
     def __init__(self, store: Store, pool: ThinkPool, *,
                  function_of: Callable[[str], str] = review_function,
                  reviewed: Callable[[str], bool] = has_review,
-                 retry_after: float = RETRY_AFTER) -> None:
+                 retry_after: float = RETRY_AFTER,
+                 cut_of: Callable[[str], str | None] = puzzle_function) -> None:
         self.store = store
         self.pool = pool
         self.function_of = function_of
+        self.cut_of = cut_of
         self.reviewed = reviewed
         self.retry_after = retry_after
         self._queue: list[int] = []
@@ -132,4 +141,25 @@ class Reviewer(BackgroundLoop):
         if stored:
             self.computed += 1
             log.info("table %s: review stored", table_id)
+            await self._cut_puzzles(row, actions, body)
         return stored
+
+    async def _cut_puzzles(self, row: Any, actions: list[tuple[int, dict[str, Any]]],
+                           body: dict[str, Any]) -> None:
+        """The positions before the game's missed forced wins become this server's puzzles
+        (``/puzzle``). A failure here costs the puzzles, never the review."""
+        function = self.cut_of(row.game)
+        if function is None:
+            return
+        try:
+            found = await self.pool.call(
+                function, row.game, len(row.seats), dict(row.options),
+                row.seed, actions, body, row.id, timeout=TIME_LIMIT, background=True)
+        except (ThinkFailed, ThinkTimeout, ThinkPreempted) as exc:
+            log.warning("table %s: no puzzles cut (%s)", row.id, type(exc).__name__)
+            return
+        users = {s.seat: s.user_id for s in row.seats}
+        rows = [(p["id"], row.game, users.get(p["source"].get("seat"), 0), p) for p in found]
+        if rows:
+            await self.store.save_game_puzzles(row.guild_id, row.id, rows)
+            log.info("table %s: %d puzzles cut", row.id, len(rows))

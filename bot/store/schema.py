@@ -283,6 +283,54 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX tournament_events_due ON tournament_events(tournament_id) WHERE delivered = 0;
     """,
+    # Learning (issue 44): where each person is in each game's lesson, puzzle attempts and a
+    # puzzle rating per person and game (OpenSkill μ and σ, with streaks), and the puzzles
+    # cut from this server's own finished games (a turn that missed a forced win).
+    """
+    CREATE TABLE lessons (
+        user_id    INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        step       INTEGER NOT NULL,
+        finished   INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL    NOT NULL,
+        PRIMARY KEY (user_id, game)
+    );
+    CREATE TABLE puzzle_attempts (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id      INTEGER NOT NULL,
+        game         TEXT    NOT NULL,
+        puzzle_id    TEXT    NOT NULL,
+        puzzle       TEXT    NOT NULL,
+        status       TEXT    NOT NULL CHECK (status IN ('open','solved','failed')),
+        hinted       INTEGER NOT NULL DEFAULT 0,
+        rating_after REAL,
+        created_at   REAL    NOT NULL,
+        finished_at  REAL
+    );
+    CREATE INDEX puzzle_attempts_user ON puzzle_attempts(user_id, game, id);
+    CREATE TABLE puzzle_ratings (
+        user_id     INTEGER NOT NULL,
+        game        TEXT    NOT NULL,
+        mu          REAL    NOT NULL,
+        sigma       REAL    NOT NULL,
+        solved      INTEGER NOT NULL DEFAULT 0,
+        failed      INTEGER NOT NULL DEFAULT 0,
+        streak      INTEGER NOT NULL DEFAULT 0,
+        best_streak INTEGER NOT NULL DEFAULT 0,
+        updated_at  REAL    NOT NULL,
+        PRIMARY KEY (user_id, game)
+    );
+    CREATE TABLE game_puzzles (
+        puzzle_id  TEXT    PRIMARY KEY,
+        game       TEXT    NOT NULL,
+        guild_id   INTEGER,
+        table_id   INTEGER NOT NULL,
+        missed_by  INTEGER NOT NULL,
+        body       TEXT    NOT NULL,
+        created_at REAL    NOT NULL
+    );
+    CREATE INDEX game_puzzles_guild ON game_puzzles(guild_id, game);
+    """,
 )
 
 #: the single-row table that says which migrations were applied (a database made before it
@@ -318,4 +366,5 @@ def for_postgres(statement: str) -> str:
 
 
 #: tables with an identity key (their sequence follows copied rows)
-IDENTITY_TABLES = ("game_tables", "questions", "outbox", "tournaments", "tournament_events")
+IDENTITY_TABLES = ("game_tables", "questions", "outbox", "tournaments", "tournament_events",
+                   "puzzle_attempts")

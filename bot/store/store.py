@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .actions import ActionQueries
 from .core import StoreCore
+from .learning import LearningQueries
 from .results import ResultQueries
 from .reviews import ReviewQueries
 from .settings import SettingQueries
@@ -27,6 +28,7 @@ class Store(
     SettingQueries,   # turn clocks, heartbeat, server and member settings (settings.py)
     ReviewQueries,    # finished games' reviews (reviews.py)
     TournamentQueries,  # tournaments, their rounds and games (tournaments.py)
+    LearningQueries,  # lessons, puzzle attempts and ratings (learning.py)
     StoreCore,        # open, close, the group commit, shared reads (core.py): always last
 ):
     """The whole store: ``await Store.open(target)``."""

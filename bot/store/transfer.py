@@ -38,6 +38,10 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("tournament_rounds", "tournament_id, number"),
     ("tournament_games", "tournament_id, round, board"),
     ("tournament_events", "id"),
+    ("lessons", "user_id, game"),
+    ("puzzle_attempts", "id"),
+    ("puzzle_ratings", "user_id, game"),
+    ("game_puzzles", "puzzle_id"),
 )
 CHUNK = 500
 

@@ -21,6 +21,7 @@ from .benchmarks.backends import bench_backends, print_backends
 from .benchmarks.interactions import bench_interactions, bench_starts
 from .benchmarks.load import bench_ai_load, bench_par, bench_par_load, print_par
 from .benchmarks.metrics_cost import bench_metrics_cost
+from .benchmarks.puzzles import bench_puzzles, print_figures as print_puzzles
 from .benchmarks.storage import bench_finished_size, bench_restore
 from .benchmarks import tournament
 
@@ -67,6 +68,14 @@ def bench_games(quick: bool) -> dict[str, Any]:
     return out
 
 
+def bench_win_in_two(quick: bool) -> dict[str, Any]:
+    """Expert and hard on the verified win-in-two set, and the review of a turn missing the win
+    (``bot/tools/win_in_two.py``; the whole set, or its first 30 positions when quick)."""
+    from .win_in_two import measure
+
+    return measure(limit=30 if quick else None)
+
+
 def main(*, json_output: bool = False, quick: bool = False, db: str = "both") -> int:
     import logging
 
@@ -86,6 +95,8 @@ def main(*, json_output: bool = False, quick: bool = False, db: str = "both") ->
         "par_load": asyncio.run(bench_par_load(40 if quick else 200, 2)),
         "replay": bench_replay(60),
         "games": bench_games(quick),
+        "win_in_two": bench_win_in_two(quick),
+        "puzzles": asyncio.run(bench_puzzles(10 if quick else 40)),
         "backends": bench_backends(["sqlite", "postgres"] if db == "both" else [db], quick),
         "tournament": tournament.bench(quick),
         "activity": asyncio.run(bench_activity(quick)),
@@ -151,6 +162,10 @@ def main(*, json_output: bool = False, quick: bool = False, db: str = "both") ->
         shown = "  ".join(f"{k} {round(v, 2) if isinstance(v, float) else v}"
                           for k, v in numbers.items())
         print(f"{game}: {shown}")
+    from .win_in_two import print_figures
+
+    print_figures(figures["win_in_two"])
+    print_puzzles(figures["puzzles"])
     print_backends(figures["backends"])
     tournament.print_figures(figures["tournament"])
     print_activity(figures["activity"])

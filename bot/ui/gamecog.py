@@ -89,6 +89,17 @@ class GameCog(LobbyMixin, TurnMixin, PublishMixin, RefusalMixin, ReplayMixin, co
         await ephemeral(interaction, t("board.reposted", interaction.locale,
                                        link="\n".join(links)))
 
+    @app_commands.command(name=command_name("learn"), description=command_text("cmd.learn.description"))
+    async def learn_command(self, interaction: discord.Interaction) -> None:
+        """A guided first game, privately (see ``bot.ui.lessons``)."""
+        from .lessons import LessonFlow
+
+        lesson = self.lesson()
+        if lesson is None:
+            await ephemeral(interaction, t("learn.none", interaction.locale))
+            return
+        await LessonFlow(self, lesson).begin(interaction)
+
     # == hooks a game fills in =============================================================
 
     #: the game's board picture: ``renderer(public_view, names, locale) -> PNG bytes``
@@ -125,6 +136,10 @@ class GameCog(LobbyMixin, TurnMixin, PublishMixin, RefusalMixin, ReplayMixin, co
     async def handle(self, interaction: discord.Interaction, route_: Route) -> None:
         """A game-specific verb."""
         await ephemeral(interaction, t("error.unknown_button", interaction.locale))
+
+    def lesson(self) -> Any:
+        """The game's guided first game (a ``bot.ui.lessons.Lesson``), or None."""
+        return None
 
     async def after_finish(self, live: LiveTable) -> None:
         """Extra work once a game ends (e.g. a solver), called off the click's path."""

@@ -75,6 +75,11 @@ class NarabiCog(ParLine, GameCog, group_name="narabi", group_description=command
     def condition(self, condition_id: str, locale: str) -> str:
         return t(f"narabi.condition.{condition_id}", locale)
 
+    def lesson(self):
+        from .lesson import lesson
+
+        return lesson(self)
+
     def status_text(self, live: LiveTable, locale: str) -> str:
         view = self.game(live).public_view()
         text = t("narabi.status", locale, turn=view["turn"], max=view["max_turns"],

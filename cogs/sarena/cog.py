@@ -100,6 +100,11 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
     def colour(name: str, locale: str) -> str:
         return f"{COLOUR_MARK.get(name, '')} {t(f'sarena.colour.{name}', locale)}"
 
+    def lesson(self):
+        from .lesson import lesson
+
+        return lesson()
+
     def status_text(self, live: LiveTable, locale: str) -> str:
         view = self.game(live).public_view()
         lines = [t("sarena.status", locale, move=view["move"],

@@ -17,6 +17,7 @@ from bot.ui.gamecog import GameCog
 from bot.ui.lobby import AI_CHOICES
 from bot.ui.replies import ephemeral, error_text, refuse
 from render.sensei import render as render_board
+from .warning import losing_reason, warns
 from bot.ui.routing import Route, button, view_of
 
 #: what a "from" button names instead of a square when the character is to move
@@ -43,7 +44,8 @@ FIRST_CHOICES = _choices("first", ("random", "green", "red"))
 OPTION_DESCRIPTIONS = dict(version=command_text("cmd.sensei.version"),
                            setup=command_text("cmd.sensei.setup"),
                            board=command_text("cmd.sensei.board"),
-                           first=command_text("cmd.sensei.first"))
+                           first=command_text("cmd.sensei.first"),
+                           warn=command_text("cmd.sensei.warn"))
 
 
 @app_commands.guild_only()
@@ -61,9 +63,10 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
     @named_options
     async def start_command(self, interaction: discord.Interaction, version: str = "arashi",
                             setup: str = "standard", board: str = "plain",
-                            first: str = "random", ai: str | None = None) -> None:
+                            first: str = "random", ai: str | None = None,
+                            warn: bool = False) -> None:
         await self.open_with_ai(interaction, dict(version=version, setup=setup, board=board,
-                                                  first=first), ai)
+                                                  first=first, **({"warn": True} if warn else {})), ai)
 
     @app_commands.command(name=command_name("challenge"),
                           description=command_text("cmd.sensei.challenge.description"))
@@ -75,7 +78,8 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
     @named_options
     async def challenge_command(self, interaction: discord.Interaction, opponent: discord.Member,
                                 version: str = "arashi", setup: str = "standard",
-                                board: str = "plain", first: str = "random") -> None:
+                                board: str = "plain", first: str = "random",
+                                warn: bool = False) -> None:
         if opponent.id == interaction.user.id:
             await refuse(interaction, TableError("sensei_self_challenge"), self.game_key)
             return
@@ -83,7 +87,8 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
             await refuse(interaction, TableError("sensei_bot_challenge"), self.game_key)
             return
         await self.open_lobby(interaction, dict(version=version, setup=setup, board=board,
-                                                first=first), invited=opponent)
+                                                first=first, **({"warn": True} if warn else {})),
+                              invited=opponent)
 
     @app_commands.command(name=command_name("move"), description=command_text("cmd.sensei.move.description"))
     @app_commands.describe(notation=command_text("cmd.sensei.move.notation"))
@@ -112,6 +117,18 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
             return
         if not any(e["type"] == "turn_ended" for e in events):
             actions.append({"type": "end_turn"})
+        if warns(live):
+            found = losing_reason(game, seat, actions)
+            if found is not None:
+                # Typed turns are asked about too; the button sends the same turn.
+                plan = [a for a in actions if a["type"] != "end_turn"]
+                reason = t(found[0], locale, **found[1])
+                await ephemeral(interaction, t("warn.loses", locale, reason=reason),
+                                view=view_of(button(
+                                    self.cid(live.id, "sendok", version, encode_plan(plan)),
+                                    t("warn.button.anyway", locale),
+                                    style=discord.ButtonStyle.danger, emoji="⚠️")))
+                return
         try:
             outcome = await self.tables.act_many(live.id, interaction.user.id, actions,
                                                  expected_version=version, game_key=self.game_key)
@@ -128,13 +145,20 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
                      move=exc.params["move"], reason=reason)
         return reason
 
+    def lesson(self):
+        from .lesson import lesson
+
+        return lesson()
+
     # == how things read ===================================================================
 
     def options_text(self, options: Mapping[str, Any], locale: str) -> str:
+        # The warning is shown only when chosen: off, a game against an AI still warns.
+        shown = ("version", "setup", "board", "first", *(("warn",) if options.get("warn") else ()))
         return "\n".join(
             t("sensei.option.line", locale, name=t(f"sensei.option.{name}", locale),
               value=t(f"sensei.{name}.{options[name]}", locale))
-            for name in ("version", "setup", "board", "first") if name in options)
+            for name in shown if name in options)
 
     def _sensei(self, live: LiveTable) -> Sensei:
         game = live.game
@@ -236,7 +260,8 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
 
     async def handle(self, interaction: discord.Interaction, route_: Route) -> None:
         handler = {"move": self._plan, "plan": self._plan, "from": self._from,
-                   "send": self._send, "end": self._end, "undo": self._undo,
+                   "send": self._send, "sendok": self._send, "end": self._end,
+                   "undo": self._undo,
                    "offer": self._offer, "accept": self._accept,
                    "decline": self._decline}.get(route_.verb)
         if handler is None:
@@ -348,10 +373,29 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         actions = list(plan)
         if self._turn_open(game, trial, seat):
             actions.append({"type": "end_turn"})
+        if route_.verb == "send" and warns(live):
+            reason = losing_reason(trial, seat, actions[len(plan):])
+            if reason is not None:
+                await self._warn(interaction, live, plan, trial, reason)
+                return
         outcome = await self.perform_all(interaction, live.id, actions, self.version_of(route_),
                                          route_)
         if outcome is not None:
             await self._after_act(interaction, outcome)
+
+    async def _warn(self, interaction: discord.Interaction, live: LiveTable,
+                    plan: list[dict], trial: Sensei, reason: tuple[str, dict[str, Any]]) -> None:
+        """Ask before sending a turn the rules would make the sender lose at once. The
+        reason names only what the board shows (Sensei hides nothing)."""
+        locale = str(interaction.locale)
+        tid, version, code = live.id, live.row.version, encode_plan(plan)
+        text = t("warn.loses", locale, reason=t(reason[0], locale, **reason[1]))
+        view = view_of(
+            button(self.cid(tid, "sendok", version, code), t("warn.button.anyway", locale),
+                   style=discord.ButtonStyle.danger, emoji="⚠️"),
+            button(self.cid(tid, "plan", version, code), t("button.back", locale)))
+        await self.show_step(interaction, text, view,
+                             self.picture(live, trial.public_view(), locale))
 
     async def _end(self, interaction: discord.Interaction, route_: Route) -> None:
         await self._act(interaction, route_, {"type": "end_turn"})

@@ -156,7 +156,7 @@ async def test_lobby_shows_the_options(harness, players):
     table_id = int(find_component(lobby, "join")["custom_id"].split(":")[1])
     row = await h.bot.store.get_table(table_id)
     assert row.options == {"version": "shizukana", "setup": "crossed", "board": "storm",
-                           "first": "red"}
+                           "first": "red", "warn": False}
 
 
 async def test_start_defaults_and_rules(harness, players):
@@ -164,7 +164,7 @@ async def test_start_defaults_and_rules(harness, players):
     table = await sensei_table(h, players)
     live = await live_of(h, table)
     assert live.row.options == {"version": "arashi", "setup": "standard", "board": "plain",
-                                "first": "green"}
+                                "first": "green", "warn": False}
     assert "Arashi" in h.fake.messages[int(table.lobby["id"])]["embeds"][0]["fields"][1]["value"]
     token = await h.command(players[3], "sensei", "rules")
     assert "7×7 board" in h.reply_text(token) and h.reply_flags(token)[-1] & 64

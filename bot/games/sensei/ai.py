@@ -6,12 +6,14 @@ the evaluation every level shares), expert in ``expert.py``; see their docstring
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any, Mapping
 
 from .board import square_name
 from .expert import plan_turn
 from .game import Sensei
 from .search import Move, _best, easy_action, hard_turn, scored_turns
+from .wintwo import hard_win_in_two
 
 LEVELS = ("easy", "medium", "hard", "expert")
 
@@ -33,7 +35,7 @@ def plan(view: Mapping[str, Any], level: str, rng: random.Random) -> list[dict[s
     elif level == "expert":
         path = plan_turn(game, seat)
     else:
-        path = hard_turn(game, seat, rng)
+        path = hard_turn(game, seat, rng, partial(hard_win_in_two, game, seat))
     return [{"type": kind, "from": square_name(frm), "to": square_name(to)}
             for kind, frm, to in path]
 

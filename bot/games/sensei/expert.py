@@ -7,6 +7,11 @@ searched at full width, as hard does for a handful of candidates; deeper iterati
 best children by static score (a beam): a Sensei turn has hundreds to thousands of children, and
 the decisive replies (a threat, a parry) are the ones the static score ranks high.
 
+Before searching, the root's children are checked in that order for a win in two turns, exactly
+(``wintwo``: every reply enumerated, and the winning arrival or barrier after each), within a
+budget of positions: the beam could drop the one reply that parries, and the evaluation's threat
+count cannot see a barrier win or a threat that needs a jump first.
+
 Scores are for the side to move (negamax). ``WIN - ply`` is an arrival or a barrier win ``ply``
 turns from the root; a position whose opponent can arrive next turn is a proved loss (the
 threat test is exact), so proved results prefer the quickest win and the slowest loss.
@@ -25,9 +30,12 @@ from .search import GOAL_RANK, LOST, WIN, Move, _after, each_turn, turn_end_scor
 from .board import EMPTY, SIZE, parse_square
 from .game import STONE_MOVES_PER_TURN
 from .moves import character_targets, stone_destinations
+from .wintwo import Budget, OutOfWork, Prover
 
 #: children scored per expert decision (the whole turn is decided once, see ``plan_turn``)
 EXPERT_NODES = 28_000
+#: positions the exact win-in-two check may visit per decision (``wintwo``; about 0.3 s at most)
+WIN_IN_TWO_POSITIONS = 40_000
 #: the deepest iteration, in turns
 MAX_DEPTH = 4
 #: children searched below the root, by remaining depth (depth 1 is scored, not searched)
@@ -42,6 +50,7 @@ PROVED = WIN - 1_000
 _THREATENED = -LOST + 10_000
 
 INFINITY = WIN + 1
+FULL_TURN = (STONE_MOVES_PER_TURN, True, 0)
 
 #: Shizukana only, per rank a stone stands ahead of its home rank (the mover's minus the
 #: opponent's): one square a move, a stone needs turns to become a landing square, further
@@ -276,12 +285,26 @@ class Decision:
     nodes: int
 
 
+def first_win_in_two(cells: list[int], characters: list[int], seat: int, slide: bool,
+                     kids: list[tuple[int, tuple[Move, ...]]], positions: int,
+                     ) -> tuple[Move, ...] | None:
+    """The first of the root's children (best static score first) that wins in two against
+    every reply (``wintwo``: exact), or None when none does or ``positions`` ran out first."""
+    prover = Prover(slide, Budget(positions))
+    try:
+        return prover.first_win(cells, characters, seat, [path for _, path in kids])
+    except OutOfWork:
+        return None
+
+
 def decide(cells: list[int], characters: list[int], seat: int, slide: bool,
            state: tuple[int, bool, int] = (STONE_MOVES_PER_TURN, True, 0),
-           nodes: int | None = None, max_depth: int = MAX_DEPTH) -> Decision:
+           nodes: int | None = None, max_depth: int = MAX_DEPTH,
+           win_in_two: bool = True) -> Decision:
     """The best turn ``seat`` finds within ``nodes`` children scored (``EXPERT_NODES`` by
     default; ``state``: stone moves left, character move left, actions already done this
-    turn)."""
+    turn). At the start of a turn, a turn that wins by force in two (every reply checked,
+    ``first_win_in_two``) is played before anything is searched."""
     search = Search(slide, EXPERT_NODES if nodes is None else nodes)
     cells, characters = list(cells), list(characters)
     try:
@@ -296,7 +319,13 @@ def decide(cells: list[int], characters: list[int], seat: int, slide: bool,
         return Decision((), 0, 0, search.spent)
     best_score, best_path = kids[0]
     decision = Decision(best_path, best_score, 1, search.spent)
-    if abs(best_score) >= PROVED or len(kids) == 1 or search.spent >= search.nodes:
+    if abs(best_score) >= PROVED or len(kids) == 1:
+        return decision
+    if state == FULL_TURN and win_in_two:
+        win = first_win_in_two(cells, characters, seat, slide, kids, WIN_IN_TWO_POSITIONS)
+        if win is not None:
+            return Decision(win, WIN - 2, 2, search.spent)
+    if search.spent >= search.nodes:
         return decision
     ranked = kids
     for depth in range(2, max_depth + 1):

@@ -39,6 +39,8 @@ class Sensei(Game):
         OptionSpec("setup", tuple(SETUPS)),
         OptionSpec("board", tuple(PITS)),
         OptionSpec("first", ("random", "green", "red")),
+        # Not a rule: whether the table questions a turn that loses at once (the cog reads it).
+        OptionSpec("warn", (False, True)),
     )
     # random play can wander for ever; the AIs should never get near it
     arena_max_actions = 1200

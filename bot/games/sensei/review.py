@@ -15,6 +15,8 @@ from ..review import TurnReview, stored
 from .search import Move
 from .board import square_name
 from .expert import INFINITY, PROVED, OutOfBudget, Search, decide, _after
+from .search import WIN
+from .wintwo import Prover
 from .game import Sensei
 from .notation import MAX_ACTIONS
 
@@ -23,6 +25,8 @@ REVIEW_NODES = 12_000
 #: the evaluation difference that is worth 1 : e (about 73 %) in expected score. One arrival
 #: threat the opponent must answer is worth about 220, a double threat 620.
 SCALE = 300.0
+#: the most a turn that gives up a forced win in two is worth (an even game at best)
+GIVEN_UP = 0.5
 #: actions that belong to a turn; draw offers and resignation happen beside the turns
 _TURN_ACTIONS = ("stone", "character", "end_turn", "undo")
 
@@ -72,6 +76,18 @@ def _graded(start: Sensei, after: Sensei, first: int, played: list[dict[str, Any
     if (list(after.cells), list(after.characters)) == expert_end and after.result() is None:
         # The same position as the expert's turn, whatever the order: the same turn.
         return TurnReview.graded(seat, first, played, best, best, played)
+    if decision.value >= WIN - 2:
+        # A forced win within two turns (proved, every reply checked): the played turn either
+        # keeps it (worth a win) or gives it up, which is a blunder whatever the evaluation
+        # says of what is left, since the win was certain and what is left is not.
+        if after.result() is not None:
+            value = _value_after(after, seat, 1, nodes)
+        elif Prover(start.slide).reply_refuting(list(after.cells), list(after.characters),
+                                                seat) is None:
+            value = 1.0
+        else:
+            value = min(_value_after(after, seat, max(decision.depth, 2) - 1, nodes), GIVEN_UP)
+        return TurnReview.graded(seat, first, played, best, value, better)
     value = _value_after(after, seat, max(decision.depth, 2) - 1, nodes)
     return TurnReview.graded(seat, first, played, max(best, value), value, better)
 

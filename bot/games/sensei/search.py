@@ -17,7 +17,9 @@ The game is decided by one-turn threats, which are cheap to detect exactly:
 - medium: every whole turn, scored by the position it leaves: a win first, never a position
   where the opponent threatens, then a static evaluation of both sides' prospects.
 - hard: medium's ranking, then the best candidates searched against every opponent reply (two
-  plies of whole turns, alpha-beta on the candidates) within a budget of evaluated positions.
+  plies of whole turns, alpha-beta on the candidates) within a budget of evaluated positions;
+  first, its best candidates are checked exactly for a win in two turns (``wintwo``), within a
+  smaller budget than the expert's.
 - expert (``expert.py``): iterative-deepening alpha-beta over whole turns on the same
   evaluation, deciding each turn once from the position it started in.
 """
@@ -498,7 +500,14 @@ def _play_if_legal(cells: list[int], characters: list[int], seat: int, slide: bo
     return cells, characters
 
 
-def hard_turn(game: Sensei, seat: int, rng: random.Random) -> tuple[Move, ...]:
+WinCheck = Callable[[list[tuple[Move, ...]]], "tuple[Move, ...] | None"]
+
+
+def hard_turn(game: Sensei, seat: int, rng: random.Random,
+              win_in_two: WinCheck | None = None) -> tuple[Move, ...]:
+    """Hard's rest of the turn. ``win_in_two``, given the candidates best first, returns the rest
+    of a turn that wins by force in two, or None (``wintwo.hard_win_in_two``; ``ai.py`` passes
+    it, this module cannot import it)."""
     scored = scored_turns(game, seat)
     budget = Budget(HARD_BUDGET - len(scored))
     top = max(score for score, _ in scored)
@@ -507,6 +516,10 @@ def hard_turn(game: Sensei, seat: int, rng: random.Random) -> tuple[Move, ...]:
         return _best(scored, rng)
     ranked = sorted(scored, key=lambda item: -item[0])
     cells, characters = list(game.cells), list(game.characters)
+    if win_in_two is not None:
+        win = win_in_two([path for _, path in ranked])
+        if win is not None:
+            return win
     deep: list[tuple[int, tuple[Move, ...]]] = []
     killers: list[tuple[Move, ...]] = []
     alpha = -WIN

@@ -1,0 +1,1 @@
+"""Narabi par puzzles (data, made by ``bot/tools/puzzles_gen.py``)."""

@@ -1,0 +1,268 @@
+"""Lessons: a guided first game, played privately in ephemeral messages.
+
+A lesson is a script over the real rules: each step is a position (built by playing scripted
+turns from a fresh game), what to read about the rule that matters there, and the turns the
+player may choose. A chosen turn is applied by the rules themselves before the lesson moves
+on, so a script that drifts from the rules fails loudly (and in the tests). The other side's
+turns are scripted too: the lesson always goes where its words say.
+
+Why ephemeral messages rather than a private thread: a lesson then needs no permission to
+create threads (many servers deny it), leaves nothing in any channel, and works in any
+channel where the command works. What a thread would keep, the store keeps: the step each
+person is at, so ``/<game> learn`` after a restart, or days later, continues there. Every
+button carries the step it belongs to, and a click on an older step shows the current one.
+
+The buttons are ``learn:<game>:<step>:<what>``, answered by ``LessonButton`` (a dynamic item,
+so they work after a restart): ``n`` next, ``c<i>`` choice i, ``a<i>`` a losing choice played
+anyway, ``s`` show the step again, ``q`` leave, ``r`` start over.
+"""
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+import discord
+from discord import ui
+
+from ..games import Game, IllegalAction
+from ..i18n import t
+from .limits import CONTENT, clip
+from .replies import ephemeral, error_text, update_message
+from .routing import button, view_of
+
+PATTERN = r"learn:(?P<game>[a-z][a-z0-9_]{1,15}):(?P<step>[0-9]{1,3}):(?P<what>[a-z][0-9]{0,2})"
+LESSON_FILE = "lesson.png"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A turn the player may pick: its actions (without the closing end_turn), the catalog key
+    of what is said when it is picked, and whether it is the lesson's way on."""
+    label: str
+    actions: tuple[Mapping[str, Any], ...]
+    right: bool = True
+    said: str | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One screen: ``say`` (catalog key) over the position ``position()`` returns, with
+    ``seat`` being the player's; ``choices`` (none: a Next button); ``reply`` the other side's
+    turn after a right choice (told on the next step, as notation)."""
+    say: str
+    position: Callable[[], Game]
+    seat: int = 0
+    choices: tuple[Choice, ...] = ()
+    reply: str | Callable[[str], str] | None = None
+    #: values for ``say`` taken from the position (e.g. the player's own cards)
+    facts: Callable[[Game, str], dict[str, Any]] | None = None
+
+
+@dataclass(frozen=True)
+class Lesson:
+    game: str
+    steps: tuple[Step, ...]
+    #: the names under the picture, seat by seat
+    names: Callable[[str], list[str]] = field(default=lambda locale: [])
+    #: what a choice's actions read as in one line (the label is used when None)
+    finish_turn: Callable[[Game, int], None] | None = None
+    #: why a choice would lose at once (catalog key, values), or None
+    loses: Callable[[Game, int, Sequence[Mapping[str, Any]]], tuple[str, dict] | None] | None = None
+
+
+def play_choice(lesson: Lesson, step: Step, choice: Choice) -> Game:
+    """The step's position after the choice, by the rules (raises IllegalAction)."""
+    game = step.position()
+    for action in choice.actions:
+        game.apply(step.seat, action)
+    if lesson.finish_turn is not None:
+        lesson.finish_turn(game, step.seat)
+    return game
+
+
+def cid(game: str, step: int, what: str) -> str:
+    return f"learn:{game}:{step}:{what}"
+
+
+class LessonFlow:
+    """Shows the steps of one game's lesson and answers their buttons."""
+
+    def __init__(self, cog: Any, lesson: Lesson) -> None:
+        # ``cog``: the game's GameCog (its store, renderer and ``draw``); not imported here,
+        # as the GameCog's command imports this module.
+        self.cog, self.lesson = cog, lesson
+
+    @property
+    def store(self):
+        return self.cog.bot.store
+
+    async def begin(self, interaction: discord.Interaction) -> None:
+        """``/<game> learn``: the first step, or where the person left off."""
+        game, locale = self.lesson.game, str(interaction.locale)
+        stored = await self.store.lesson_step(interaction.user.id, game)
+        if stored is not None and not stored[1] and stored[0] > 0:
+            step = min(stored[0], len(self.lesson.steps) - 1)
+            text = t("learn.resume", locale, step=step + 1, steps=len(self.lesson.steps))
+            await ephemeral(interaction, text, view=view_of(
+                button(cid(game, step, "s"), t("learn.button.continue", locale),
+                       style=discord.ButtonStyle.primary, emoji="▶️"),
+                button(cid(game, step, "r"), t("learn.button.restart", locale), emoji="🔁")))
+            return
+        await self.store.set_lesson_step(interaction.user.id, game, 0)
+        await self.show(interaction, 0, "")
+
+    async def show(self, interaction: discord.Interaction, index: int, before: str,
+                   position: Game | None = None) -> None:
+        lesson, locale = self.lesson, str(interaction.locale)
+        step = lesson.steps[index]
+        game = position or step.position()
+        facts = step.facts(game, locale) if step.facts else {}
+        header = t("learn.header", locale, game=t(f"{lesson.game}.name", locale),
+                   step=index + 1, steps=len(lesson.steps))
+        lines = [line for line in (before, header, t(step.say, locale, **facts)) if line]
+        items: list[ui.Item] = []
+        if step.choices:
+            lines.append(t("learn.choose", locale))
+            items += [button(cid(lesson.game, index, f"c{i}"), c.label,
+                             style=discord.ButtonStyle.primary) for i, c in enumerate(step.choices)]
+        elif index + 1 < len(lesson.steps):
+            items.append(button(cid(lesson.game, index, "n"), t("learn.button.next", locale),
+                                style=discord.ButtonStyle.primary, emoji="▶️"))
+        else:
+            items.append(button(cid(lesson.game, index, "n"), t("learn.button.finish", locale),
+                                style=discord.ButtonStyle.success, emoji="🎓"))
+        items.append(button(cid(lesson.game, index, "q"), t("learn.button.leave", locale),
+                            emoji="🚪", row=4))
+        await self._send(interaction, "\n\n".join(lines), view_of(*items),
+                         await self._picture(game, locale))
+
+    async def _picture(self, game: Game, locale: str) -> bytes:
+        return await self.cog.draw(self.cog.renderer_name, self.cog.render, game.public_view(),
+                                   self.lesson.names(locale), locale)
+
+    async def _send(self, interaction: discord.Interaction, text: str,
+                    view: ui.View | None, picture: bytes | None) -> None:
+        file = discord.File(io.BytesIO(picture), filename=LESSON_FILE) if picture else None
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            await update_message(interaction, content=clip(text, CONTENT), view=view,
+                                 attachments=[file] if file else [])
+        else:
+            await ephemeral(interaction, text, view=view, file=file)
+
+    async def click(self, interaction: discord.Interaction, index: int, what: str) -> None:
+        lesson, user, locale = self.lesson, interaction.user.id, str(interaction.locale)
+        last = len(lesson.steps) - 1
+        if what == "r":
+            await self.store.set_lesson_step(user, lesson.game, 0)
+            await self.show(interaction, 0, "")
+            return
+        stored = await self.store.lesson_step(user, lesson.game)
+        current = min(stored[0], last) if stored else 0
+        if what == "q":
+            await self._send(interaction, t("learn.left", locale, game=lesson.game,
+                                            command=t("cmd.name.learn", locale)),
+                             view_of(button(cid(lesson.game, current, "s"),
+                                            t("learn.button.continue", locale), emoji="▶️")),
+                             None)
+            return
+        if index != current or index > last:
+            # An older message of the lesson (or a click already counted): where it stands now.
+            await self.show(interaction, current, t("learn.moved_on", locale))
+            return
+        step = lesson.steps[index]
+        if what == "s":
+            await self.show(interaction, index, "")
+            return
+        if what == "n" and not step.choices:
+            await self._advance(interaction, index, "")
+            return
+        match = re.fullmatch(r"([ca])([0-9]{1,2})", what)
+        if match is None or int(match[2]) >= len(step.choices):
+            await self.show(interaction, index, "")
+            return
+        choice = step.choices[int(match[2])]
+        if match[1] == "c" and lesson.loses is not None:
+            reason = lesson.loses(step.position(), step.seat, choice.actions)
+            if reason is not None:
+                # The same question a real game asks before such a turn.
+                await self._send(interaction, t("warn.loses", locale,
+                                                reason=t(reason[0], locale, **reason[1])),
+                                 view_of(button(cid(lesson.game, index, f"a{match[2]}"),
+                                                t("warn.button.anyway", locale),
+                                                style=discord.ButtonStyle.danger, emoji="⚠️"),
+                                         button(cid(lesson.game, index, "s"),
+                                                t("button.back", locale))),
+                                 await self._picture(step.position(), locale))
+                return
+        said = t(choice.said, locale) if choice.said else ""
+        try:
+            after = play_choice(lesson, step, choice)
+        except IllegalAction as exc:
+            # A choice the rules refuse, on purpose: their own reason is the lesson.
+            if choice.right:
+                raise
+            after, refused = step.position(), error_text(exc, lesson.game, locale)
+        else:
+            refused = ""
+        if not choice.right:
+            result = after.result()
+            lost = result is not None and step.seat not in result.winners
+            text = "\n\n".join(x for x in (
+                t("learn.lost" if lost else "learn.not_this", locale), refused, said) if x)
+            await self._send(interaction, text, view_of(
+                button(cid(lesson.game, index, "s"), t("learn.button.retry", locale),
+                       style=discord.ButtonStyle.primary, emoji="🔁"),
+                button(cid(lesson.game, index, "q"), t("learn.button.leave", locale),
+                       emoji="🚪")),
+                await self._picture(after, locale))
+            return
+        before = "✅ " + (said or t("learn.played", locale, turn=choice.label))
+        if step.reply:
+            reply = step.reply if isinstance(step.reply, str) else step.reply(locale)
+            before += "\n" + t("learn.reply", locale, turn=reply)
+        await self._advance(interaction, index, before, after)
+
+    async def _advance(self, interaction: discord.Interaction, index: int, before: str,
+                       after: Game | None = None) -> None:
+        lesson, user, locale = self.lesson, interaction.user.id, str(interaction.locale)
+        if index + 1 >= len(lesson.steps):
+            await self.store.set_lesson_step(user, lesson.game, index, expected=index,
+                                             finished=True)
+            text = "\n\n".join(x for x in (before, t(f"learn.{lesson.game}.done", locale)) if x)
+            await self._send(interaction, text, None,
+                             await self._picture(after, locale) if after is not None else None)
+            return
+        moved = await self.store.set_lesson_step(user, lesson.game, index + 1, expected=index)
+        if not moved:
+            stored = await self.store.lesson_step(user, lesson.game)
+            await self.show(interaction, min(stored[0] if stored else 0, len(lesson.steps) - 1),
+                            t("learn.moved_on", locale))
+            return
+        await self.show(interaction, index + 1, before)
+
+
+class LessonButton(ui.DynamicItem[ui.Button], template=PATTERN):
+    """Any button of a lesson, after a restart too: its game's cog answers it."""
+
+    def __init__(self, game: str, step: int, what: str) -> None:
+        super().__init__(ui.Button(custom_id=cid(game, step, what)))
+        self.game, self.step, self.what = game, step, what
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button,
+                             match: re.Match[str], /) -> "LessonButton":
+        return cls(match["game"], int(match["step"]), match["what"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from .router import answer_errors
+
+        cog = interaction.client.router.cog(self.game)  # type: ignore[attr-defined]
+        lesson = getattr(cog, "lesson", None)
+        if cog is None or lesson is None:
+            await ephemeral(interaction, t("error.unknown_button", interaction.locale))
+            return
+        await answer_errors(interaction, LessonFlow(cog, lesson()).click(
+            interaction, self.step, self.what), self.custom_id)
