@@ -99,7 +99,7 @@ RULES: dict[str, tuple[Rule, ...]] = {
              plural=True),
         Rule("wy-verb (-cie: imperative, present, past)", _words(r"\w+cie"), plural=True,
              # nouns in -cie (locatives of -t/-ta nouns, verbal nouns in -ęcie), "trzecie"
-             not_forms=frozenset({"liście", "karcie", "starcie", "świecie", "trzecie",
+             not_forms=frozenset({"liście", "karcie", "starcie", "świecie", "trzecie", "dotarcie",
                                   "kwadracie", "pakiecie", "sekrecie", "komplecie", "życie",
                                   "odkrycie", "ukrycie", "pokrycie", "bycie", "wyjście",
                                   "wejście", "przejście", "podejście", "mieście", "tekście",
