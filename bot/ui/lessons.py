@@ -18,7 +18,6 @@ anyway, ``s`` show the step again, ``q`` leave, ``r`` start over.
 """
 from __future__ import annotations
 
-import io
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
@@ -28,8 +27,7 @@ from discord import ui
 
 from ..games import Game, IllegalAction
 from ..i18n import t
-from .limits import CONTENT, clip
-from .replies import ephemeral, error_text, update_message
+from .replies import ephemeral, error_text, private_step
 from .routing import button, view_of
 
 PATTERN = r"learn:(?P<game>[a-z][a-z0-9_]{1,15}):(?P<step>[0-9]{1,3}):(?P<what>[a-z][0-9]{0,2})"
@@ -144,13 +142,7 @@ class LessonFlow:
 
     async def _send(self, interaction: discord.Interaction, text: str,
                     view: ui.View | None, picture: bytes | None) -> None:
-        file = discord.File(io.BytesIO(picture), filename=LESSON_FILE) if picture else None
-        message = interaction.message
-        if message is not None and message.flags.ephemeral:
-            await update_message(interaction, content=clip(text, CONTENT), view=view,
-                                 attachments=[file] if file else [])
-        else:
-            await ephemeral(interaction, text, view=view, file=file)
+        await private_step(interaction, text, view, picture, LESSON_FILE)
 
     async def click(self, interaction: discord.Interaction, index: int, what: str) -> None:
         lesson, user, locale = self.lesson, interaction.user.id, str(interaction.locale)

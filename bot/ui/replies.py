@@ -2,6 +2,7 @@
 in (answered, deferred or not yet), always within Discord's limits."""
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import discord
@@ -32,6 +33,19 @@ async def ephemeral(interaction: discord.Interaction, text: str, *,
         await interaction.followup.send(text, **kwargs)
     else:
         await interaction.response.send_message(text, **kwargs)
+
+
+async def private_step(interaction: discord.Interaction, text: str, view: discord.ui.View | None,
+                       picture: bytes | None, filename: str) -> None:
+    """The next step of a private flow (a lesson, a puzzle): the ephemeral message clicked is
+    replaced in place; from a command or a public message, a new ephemeral one is sent."""
+    file = discord.File(io.BytesIO(picture), filename=filename) if picture else None
+    message = interaction.message
+    if message is not None and message.flags.ephemeral:
+        await update_message(interaction, content=clip(text, CONTENT), view=view,
+                             attachments=[file] if file else [])
+    else:
+        await ephemeral(interaction, text, view=view, file=file)
 
 
 async def update_message(interaction: discord.Interaction, **fields: Any) -> None:

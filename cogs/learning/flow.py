@@ -7,7 +7,6 @@ the think pool."""
 from __future__ import annotations
 
 import asyncio
-import io
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -19,8 +18,7 @@ from bot.games import IllegalAction, puzzles
 from bot.games.sarena.notation import parse_move
 from bot.games.sensei import format_turn, parse_turn
 from bot.i18n import t
-from bot.ui.limits import CONTENT, clip
-from bot.ui.replies import ephemeral, error_text, update_message
+from bot.ui.replies import ephemeral, error_text, private_step
 from bot.ui.routing import button, view_of
 from cogs.sensei.cog import CHARACTER, LAST_ROW, SEAT_MARK, decode_plan, encode_plan
 from render.narabi import render as render_narabi
@@ -112,13 +110,7 @@ class PuzzleFlow:
 
     async def _send(self, interaction: discord.Interaction, text: str,
                     view: ui.View | None, picture: bytes | None) -> None:
-        file = discord.File(io.BytesIO(picture), filename=PUZZLE_FILE) if picture else None
-        message = interaction.message
-        if message is not None and message.flags.ephemeral:
-            await update_message(interaction, content=clip(text, CONTENT), view=view,
-                                 attachments=[file] if file else [])
-        else:
-            await ephemeral(interaction, text, view=view, file=file)
+        await private_step(interaction, text, view, picture, PUZZLE_FILE)
 
     # == what an answer reads as ===========================================================
 

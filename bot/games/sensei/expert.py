@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from .search import GOAL_RANK, LOST, WIN, Move, _after, each_turn, turn_end_score
+from .search import (GOAL_RANK, LOST, WIN, Move, _after, _play_if_legal, each_turn,
+                     turn_end_score)
 from .board import EMPTY, SIZE, parse_square
 from .game import STONE_MOVES_PER_TURN
-from .moves import character_targets, stone_destinations
 from .wintwo import Budget, OutOfWork, Prover
 
 #: children scored per expert decision (the whole turn is decided once, see ``plan_turn``)
@@ -253,26 +253,6 @@ def _shortest(cells: list[int], characters: list[int], seat: int, slide: bool,
             if _play_if_legal(cells, characters, seat, slide, trial) is not None:
                 return trial
     return path
-
-
-def _play_if_legal(cells: list[int], characters: list[int], seat: int, slide: bool,
-                   path: tuple[Move, ...]) -> tuple[list[int], list[int]] | None:
-    cells, characters = list(cells), list(characters)
-    stones = jumps = 0
-    for kind, frm, to in path:
-        if kind == "stone":
-            stones += 1
-            if (stones > STONE_MOVES_PER_TURN or cells[frm] != seat or frm == characters[seat]
-                    or to not in stone_destinations(cells, frm, slide)):
-                return None
-            cells[frm], cells[to] = EMPTY, seat
-        else:
-            jumps += 1
-            if (jumps > 1 or characters[seat] != frm
-                    or to not in character_targets(cells, seat, frm)):
-                return None
-            characters[seat] = to
-    return cells, characters
 
 
 @dataclass

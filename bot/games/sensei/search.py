@@ -486,15 +486,21 @@ def _reply_score(cells: list[int], characters: list[int], opponent: int, slide: 
 
 def _play_if_legal(cells: list[int], characters: list[int], seat: int, slide: bool,
                    path: tuple[Move, ...]) -> tuple[list[int], list[int]] | None:
+    """``path`` (a killer turn from another position) applied here, or None when one of its
+    actions is not legal here, or it holds more actions of a kind than a turn allows."""
     cells, characters = list(cells), list(characters)
+    stones = jumps = 0
     for kind, frm, to in path:
         if kind == "stone":
-            if (cells[frm] != seat or frm == characters[seat]
+            stones += 1
+            if (stones > STONE_MOVES_PER_TURN or cells[frm] != seat or frm == characters[seat]
                     or to not in stone_destinations(cells, frm, slide)):
                 return None
             cells[frm], cells[to] = EMPTY, seat
         else:
-            if characters[seat] != frm or to not in character_targets(cells, seat, frm):
+            jumps += 1
+            if (jumps > 1 or characters[seat] != frm
+                    or to not in character_targets(cells, seat, frm)):
                 return None
             characters[seat] = to
     return cells, characters

@@ -29,8 +29,8 @@ from .barrier import LOSING_TOUCHES, loses_to_barrier
 from .board import EMPTY, NEIGHBOURS, ORTHOGONAL_RAYS, PIT, SIZE, parse_square
 from .game import STONE_MOVES_PER_TURN, Sensei
 from .moves import character_targets, stone_destinations
-from .search import (GOAL_RANK, Move, can_arrive, each_turn, open_goal_squares, reach_cost,
-                     scored_turns, touched_barrier)
+from .search import (GOAL_RANK, Move, _after, _play_if_legal, can_arrive, each_turn,
+                     open_goal_squares, reach_cost, scored_turns, touched_barrier)
 
 Path = tuple[Move, ...]
 
@@ -286,7 +286,7 @@ class Prover:
         """For ``seat`` playing ``path`` (a legal whole turn) from this position: None when it
         wins in two, else an opponent reply that beats it (``()`` when the turn itself loses or
         the opponent passes and ``seat`` then cannot win at once)."""
-        after_cells, after_characters = _play(cells, characters, seat, path)
+        after_cells, after_characters = _after(cells, characters, seat, path)
         if _arrived(path, seat):
             return None
         verdict = turn_verdict(after_cells, seat)
@@ -299,7 +299,7 @@ class Prover:
         which ``seat`` has no win at once, or None when every reply leaves one."""
         opponent = 1 - seat
         for killer in self.killers:
-            trial = _play_if_legal(cells, characters, opponent, self.slide, killer)
+            trial = _whole_turn_if_legal(cells, characters, opponent, self.slide, killer)
             if trial is None:
                 continue
             self.budget.spend()
@@ -384,41 +384,14 @@ def forced_win(cells: list[int], characters: list[int], seat: int, slide: bool,
     return found[0] if found else None
 
 
-def _play(cells: list[int], characters: list[int], seat: int,
-          path: Path) -> tuple[list[int], list[int]]:
-    cells, characters = list(cells), list(characters)
-    for kind, frm, to in path:
-        if kind == "stone":
-            cells[frm], cells[to] = EMPTY, seat
-        else:
-            characters[seat] = to
-    return cells, characters
-
-
-def _play_if_legal(cells: list[int], characters: list[int], seat: int, slide: bool,
-                   path: Path) -> tuple[list[int], list[int]] | None:
-    """``path`` applied when it is a legal whole turn here, else None."""
-    if not path:
-        return None
-    cells, characters = list(cells), list(characters)
-    stones = jumps = 0
+def _whole_turn_if_legal(cells: list[int], characters: list[int], seat: int, slide: bool,
+                         path: Path) -> tuple[list[int], list[int]] | None:
+    """``path`` applied when it is a legal whole turn here (not empty; an arrival ends it),
+    else None."""
     goal = GOAL_RANK[seat]
-    for index, (kind, frm, to) in enumerate(path):
-        if kind == "stone":
-            stones += 1
-            if (stones > STONE_MOVES_PER_TURN or cells[frm] != seat or frm == characters[seat]
-                    or to not in stone_destinations(cells, frm, slide)):
-                return None
-            cells[frm], cells[to] = EMPTY, seat
-        else:
-            jumps += 1
-            if (jumps > 1 or characters[seat] != frm
-                    or to not in character_targets(cells, seat, frm)):
-                return None
-            characters[seat] = to
-            if to // SIZE == goal and index != len(path) - 1:
-                return None
-    return cells, characters
+    if not path or any(kind != "stone" and to // SIZE == goal for kind, _, to in path[:-1]):
+        return None
+    return _play_if_legal(cells, characters, seat, slide, path)
 
 
 # -- hard's check -------------------------------------------------------------------------------
