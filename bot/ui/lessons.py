@@ -27,6 +27,7 @@ from discord import ui
 
 from ..games import Game, IllegalAction
 from ..i18n import t
+from ..markdown import md
 from .replies import ephemeral, error_text, private_step
 from .routing import button, view_of
 
@@ -211,10 +212,10 @@ class LessonFlow:
                        emoji="🚪")),
                 await self._picture(after, locale))
             return
-        before = "✅ " + (said or t("learn.played", locale, turn=choice.label))
+        before = "✅ " + (said or md("learn.played", locale, turn=choice.label))
         if step.reply:
             reply = step.reply if isinstance(step.reply, str) else step.reply(locale)
-            before += "\n" + t("learn.reply", locale, turn=reply)
+            before += "\n" + md("learn.reply", locale, turn=reply)
         await self._advance(interaction, index, before, after)
 
     async def _advance(self, interaction: discord.Interaction, index: int, before: str,

@@ -18,6 +18,7 @@ from bot.games import IllegalAction, puzzles
 from bot.games.sarena.notation import parse_move
 from bot.games.sensei import format_turn, parse_turn
 from bot.i18n import t
+from bot.markdown import md
 from bot.ui.replies import ephemeral, error_text, private_step
 from bot.ui.routing import button, view_of
 from cogs.sensei.cog import CHARACTER, LAST_ROW, SEAT_MARK, decode_plan, encode_plan
@@ -180,7 +181,7 @@ class PuzzleFlow:
         if puzzle.game == "sensei":
             seat = puzzle.seat
             if plan:
-                lines.append(t("sensei.step.planned", locale, actions=format_turn(plan)))
+                lines.append(md("sensei.step.planned", locale, actions=format_turn(plan)))
             if game.result() is None and game.to_move == seat and len(plan) < 3:
                 stones, jumps = game.movable_stones(seat), bool(game.character_targets(seat))
                 lines.append(t("sensei.step.pick" if stones and jumps else
@@ -406,7 +407,7 @@ class PuzzleFlow:
         said = self._answer_text(puzzle, plan, locale)
         lines = []
         if solved:
-            lines.append("🎉 " + t("puzzle.solved", locale, turn=said))
+            lines.append("🎉 " + md("puzzle.solved", locale, turn=said))
         elif verdict is None:
             lines.append(t("puzzle.given_up", locale))
         else:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands, ui
 
+from bot import markdown
 from bot.domain.tournaments import TURN_LIMITS, Standing, TournamentService
 from bot.games.ai import PLAYER_LEVELS
 from bot.games.registry import keys
@@ -53,7 +54,8 @@ def stamp(moment: float, style: str = "F") -> str:
 
 
 def escape(text: str) -> str:
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    """A name as Discord shows it literally (bot.markdown's escape), and never a ping."""
+    return discord.utils.escape_mentions(markdown.escape(text))
 
 
 class TournamentButton(ui.DynamicItem[ui.Button], template=BUTTON_ID):

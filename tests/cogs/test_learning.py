@@ -296,7 +296,8 @@ async def test_sensei_puzzle_from_this_server_own_misses_first(harness, players)
     step = await tap(h, ana, step, labelled(step, "b7"))
     ready = dict(step)
     done = await tap(h, ana, step, labelled(step, "Send turn"))
-    assert "Solved: b6-b7 *f3-b7" in done["content"] and "Streak: 1" in done["content"]
+    # the notation reaches Discord escaped, and reads "b6-b7 *f3-b7"
+    assert "Solved: b6-b7 \\*f3-b7" in done["content"] and "Streak: 1" in done["content"]
     assert re.search(r"Puzzle rating: -?[0-9.]+ \(\+[0-9.]+\)", done["content"]), done["content"]
     rating = await h.bot.store.puzzle_rating(ana.id, "sensei")
     assert rating.solved == 1 and rating.streak == 1
