@@ -107,6 +107,11 @@ class ActionQueries(StoreCore):
     async def outbox_done(self, item_id: int) -> None:
         await self._statement("DELETE FROM outbox WHERE id=?", (item_id,))
 
+    async def outbox_note(self, item_id: int, payload: dict[str, Any]) -> None:
+        """Rewrite an item's payload (a step that cannot be repeated blindly notes that it
+        is under way before it starts)."""
+        await self._statement("UPDATE outbox SET payload=? WHERE id=?", (dumps(payload), item_id))
+
     async def queue_outbox(self, table_id: int, items: list[tuple[str, dict[str, Any]]]) -> None:
         async def job(tx: Tx) -> None:
             await self._queue_outbox(tx, table_id, items, self.clock())

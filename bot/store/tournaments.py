@@ -136,6 +136,20 @@ class TournamentQueries(StoreCore):
                                     "WHERE table_id=?", (table_id,))
         return tuple(rows[0]) if rows else None  # type: ignore[return-value]
 
+    async def round_threads(self, table_ids: Sequence[int]) -> tuple[dict[int, int], int]:
+        """The threads of a round's tables (table → thread, for those that have one) and how
+        many tables still wait for theirs (a ``thread`` step in their outbox)."""
+        if not table_ids:
+            return {}, 0
+        marks = ",".join("?" for _ in table_ids)
+        rows = await self._fetchall(
+            f"SELECT id, thread_id FROM game_tables WHERE id IN ({marks}) "
+            "AND thread_id IS NOT NULL", tuple(table_ids))
+        waiting = await self._fetchall(
+            f"SELECT COUNT(DISTINCT table_id) FROM outbox WHERE table_id IN ({marks}) "
+            "AND kind='thread'", tuple(table_ids))
+        return {int(i): int(th) for i, th in rows}, int(waiting[0][0])
+
     # -- entrants -------------------------------------------------------------------------
 
     async def add_entrant(self, tournament_id: int, user_id: int, name: str,

@@ -11,6 +11,7 @@ shaped like the gateway's (``harness.Harness`` sends those and drives the bot).
 from __future__ import annotations
 
 import asyncio
+import datetime
 import itertools
 import json
 import time
@@ -317,7 +318,14 @@ class FakeDiscord:
             # A thread without a starter message (its id is new, not a message's).
             if self.deny_threads:
                 raise Refusal(403, {"code": 50013, "message": "Missing Permissions"})
-            return self._thread(int(parts[1]), snowflake(), body)
+            # Its id tells when it was made, as Discord's do.
+            made = discord.utils.time_snowflake(datetime.datetime.now(datetime.timezone.utc))
+            return self._thread(int(parts[1]), made + next(_ids) % (1 << 22), body)
+        if parts[0] == "guilds" and parts[2:] == ["threads", "active"] and method == "GET":
+            return {"threads": [dict(th) for th in self.threads.values()
+                                if th["guild_id"] == parts[1]
+                                and not th["thread_metadata"]["archived"]],
+                    "members": []}
         if parts[0] == "applications" and parts[1:2] == [str(APP_ID)]:
             handled, answer = self.apps.route(method, parts, body)
             if handled:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 from typing import Any, Callable, Mapping
 
 import discord
@@ -33,6 +34,8 @@ BOARD_FILE = "board.png"
 #: Discord: "A thread has already been created for this message" (its id is the message's)
 THREAD_EXISTS = 160004
 UNKNOWN_CHANNEL = 10003
+#: seconds the store's clock and Discord's may differ when matching a thread to an attempt
+THREAD_CLOCK_SLACK = 30.0
 
 
 class PublishMixin(CogPart):
@@ -65,6 +68,14 @@ class PublishMixin(CogPart):
 
     async def _deliver_item(self, live: LiveTable, item: tuple[int, str, dict[str, Any]]) -> None:
         item_id, kind, payload = item
+        if kind == "thread" and payload.get("round") is not None and live.row.thread_id is None:
+            # A thread without a starter message gets a new id each time it is made: noting
+            # the attempt first lets a restart find the one a stop left unrecorded.
+            if "tried" in payload:
+                payload = dict(payload, retry=True)
+            else:
+                # Wall time, not the store's clock: it is compared with Discord's ids.
+                await self.bot.store.outbox_note(item_id, dict(payload, tried=time.time()))
         try:
             await self.deliver(live, kind, payload)
         except discord.Forbidden as exc:
@@ -192,6 +203,11 @@ class PublishMixin(CogPart):
         else:
             name = clip(t("thread.name", locale, game=t(f"{self.game_key}.name", locale),
                           table=live.id), THREAD_NAME)
+        if standalone and payload.get("retry"):
+            found = await self._thread_made_before(live, name, float(payload["tried"]))
+            if found is not None:
+                await self.tables.set_surface(live, thread_id=found)
+                return
         try:
             # The REST call itself: a partial lobby message carries no guild to build a Thread.
             if live.row.lobby_message_id is None:
@@ -211,6 +227,26 @@ class PublishMixin(CogPart):
                 log.info("table %s: no thread (%s), playing in the channel", live.id, exc.status)
                 return
         await self.tables.set_surface(live, thread_id=thread_id)
+
+    async def _thread_made_before(self, live: LiveTable, name: str, tried: float) -> int | None:
+        """The thread an interrupted attempt made: this bot's, in the table's channel, with
+        the table's name, created since the attempt began (its id says when)."""
+        if live.row.guild_id is None:
+            return None
+        try:
+            data = await self.bot.http.get_active_threads(live.row.guild_id)
+        except discord.HTTPException as exc:
+            log.info("table %s: could not list threads (%s)", live.id, exc.status)
+            return None
+        me = self.bot.user.id if self.bot.user is not None else None
+        since = tried - THREAD_CLOCK_SLACK
+        for thread in data.get("threads", []):
+            made = discord.utils.snowflake_time(int(thread["id"])).timestamp()
+            if (str(thread.get("parent_id")) == str(live.row.channel_id)
+                    and thread.get("name") == name and made >= since
+                    and (me is None or str(thread.get("owner_id")) == str(me))):
+                return int(thread["id"])
+        return None
 
     async def _announce_start(self, live: LiveTable, first: int | None) -> None:
         locale = live.row.locale

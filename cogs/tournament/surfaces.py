@@ -36,6 +36,9 @@ COLOUR = {"open": 0x5865F2, "running": 0x57F287, "paused": 0xFEE75C, "finished":
           "cancelled": 0x99AAB5}
 #: entrants named on the tournament's message (the count says how many in all)
 LISTED = 40
+#: seconds a round's message waits for its tables' threads (a round of 500 tables opens
+#: its threads at Discord's pace, about five a second)
+THREADS_WAIT = 120.0
 
 GAME_CHOICES = [app_commands.Choice(name=command_text(f"{key}.name"), value=key) for key in keys()]
 FORMAT_CHOICES = [app_commands.Choice(name=command_text(f"tournament.format.{f}"), value=f)
@@ -51,6 +54,19 @@ LEVEL_CHOICES = [app_commands.Choice(name=command_text(f"ai.level.{level}"), val
 def stamp(moment: float, style: str = "F") -> str:
     """A moment every reader sees in their own time zone."""
     return f"<t:{int(moment)}:{style}>"
+
+
+def chunks(lines: list[str], limit: int) -> list[str]:
+    """Lines joined into as few messages of at most ``limit`` characters as they fit in (a
+    line too long alone is clipped)."""
+    out: list[str] = []
+    for line in lines:
+        line = clip(line, limit)
+        if out and len(out[-1]) + 1 + len(line) <= limit:
+            out[-1] += "\n" + line
+        else:
+            out.append(line)
+    return out
 
 
 def escape(text: str) -> str:
@@ -168,10 +184,24 @@ class TournamentSurfaces:
             tables = sum(1 for g in games if g.table_id is not None)
             text = t("tournament.announce.round", locale, name=name, round=round_no,
                      rounds=tour.rounds, tables=tables)
+            threads = await self._round_threads([g.table_id for g in games
+                                                 if g.table_id is not None])
+            lines = []
             for g in games:
                 if g.table_id is None:
-                    text += "\n" + t("tournament.announce.bye", locale,
-                                     player=escape(standing.name_of(g.seats[0])))
+                    lines.append(t("tournament.announce.bye", locale,
+                                   player=self._who(standing, g.seats[0])))
+                    continue
+                players = " – ".join(self._who(standing, uid) for uid in g.seats)
+                thread = threads.get(g.table_id)
+                lines.append(t("tournament.announce.table", locale, board=g.board,
+                               players=players, thread=f"<#{thread}>") if thread else
+                             t("tournament.announce.table_here", locale, board=g.board,
+                               players=players))
+            # A big round's list runs over one message: the rest follows in as many as needed.
+            for chunk in chunks([text, *lines], CONTENT):
+                await channel.send(chunk, allowed_mentions=NO_MENTIONS)
+            return
         elif kind == "round_end":
             standing = await self.service.standing(tour.id)
             text = t("tournament.announce.round_end", locale, name=name,
@@ -201,6 +231,24 @@ class TournamentSurfaces:
             log.warning("tournament %s: unknown event %r", tour.id, kind)
             return
         await channel.send(clip(text, CONTENT), allowed_mentions=mentions, **extra)
+
+    @staticmethod
+    def _who(standing: Standing, uid: int) -> str:
+        """A person as a mention (it names without pinging: the round's message allows
+        none), an AI by its escaped name."""
+        return f"<@{uid}>" if uid > 0 else "🤖 " + escape(standing.name_of(uid))
+
+    async def _round_threads(self, table_ids: list[int]) -> dict[int, int]:
+        """The round's threads, once every table has opened its own (or given up and plays
+        in the channel): the round's message links them. Never waits longer than
+        ``THREADS_WAIT``; a table still without one is listed as playing here."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + THREADS_WAIT
+        while True:
+            threads, waiting = await self.bot.store.round_threads(table_ids)
+            if not waiting or loop.time() >= until or getattr(self.bot, "closing", False):
+                return threads
+            await asyncio.sleep(0.5)
 
     async def picture(self, standing: Standing, locale: str) -> discord.File:
         tour = standing.tournament

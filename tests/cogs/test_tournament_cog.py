@@ -60,6 +60,10 @@ async def play_out(h, tournament_id: int, rounds: int = 20) -> None:
     raise AssertionError("the tournament did not finish")
 
 
+def entrants_name(entrants, uid: int) -> str:
+    return next(e.name for e in entrants if e.user_id == uid)
+
+
 async def test_create_join_leave_and_the_message(harness):
     h = harness
     tid = await create(h, game="sensei", format="swiss", rounds=3, name="Friday Swiss")
@@ -126,6 +130,19 @@ async def test_a_swiss_of_ai_players_runs_itself_to_the_end(harness):
     assert tour.winner_id == rows[0].id
     token = await h.command(ORGANIZER, "tournament", "standings", tournament=tid)
     assert h.fake.replies(token)
+    # Each round's message links every table's own thread, and names its bye.
+    starts = [m["content"] for m in posted if "has started" in m["content"]]
+    assert len(starts) == 3
+    for round_no, content in enumerate(starts, start=1):
+        for g in games:
+            if g.round != round_no:
+                continue
+            if g.table_id is None:
+                assert "has a bye" in content and entrants_name(entrants, g.seats[0]) in content
+            else:
+                row = await h.bot.store.get_table(g.table_id)
+                assert f"Table {g.board}: " in content and f"<#{row.thread_id}>" in content
+                assert h.fake.threads[row.thread_id]["name"].endswith(f"table {g.board}")
 
 
 async def test_set_a_result_by_hand_closes_the_table_and_is_announced(harness):
@@ -282,3 +299,49 @@ async def test_create_is_refused_where_tables_could_not_be_played(harness):
                             format="swiss")
     assert "not in a thread" in h.reply_text(token)
     assert await h.bot.store.tournaments_of(h.fake.guild_id) == []
+
+
+async def test_a_stop_between_making_a_thread_and_recording_it_leaves_no_spare(database):
+    """A round's table opens a thread without a starter message, so Discord gives each attempt
+    a new one: the bot notes the attempt first, and after a stop finds the thread it made
+    instead of making a second."""
+    from tests.conftest import start_bot
+
+    h = await start_bot(database)
+    lost: list[int] = []
+    real = h.bot.tables.set_surface
+
+    async def stop_after_discord_answered(live, **fields):
+        if fields.get("thread_id") is not None and live.id not in lost:
+            lost.append(live.id)
+            raise RuntimeError("the process stops here")
+        return await real(live, **fields)
+
+    h.bot.tables.set_surface = stop_after_discord_answered
+    try:
+        tid = await create(h, game="sensei", format="swiss", rounds=1, clock=0, name="Stop cup")
+        for _ in range(4):
+            await h.command(ORGANIZER, "tournament", "ai", level="easy", tournament=tid)
+        await settle(h)
+        message = tournament_message(h)
+        await h.click(ORGANIZER, message, button(message, "start"))
+        await settle(h)
+        games = [g for g in await h.bot.store.tournament_games(tid) if g.table_id is not None]
+    finally:
+        await h.bot.close()
+    assert len(games) == 2 and sorted(lost) == sorted(g.table_id for g in games)
+
+    h2 = await start_bot(database, h.fake, sync_commands=False)
+    try:
+        await play_out(h2, tid)
+        made = [th for th in h2.fake.threads.values() if th["name"].startswith("Stop cup")]
+        assert len(made) == len(games)  # one thread a table, none left empty
+        for g in games:
+            row = await h2.bot.store.get_table(g.table_id)
+            assert row.thread_id in {int(th["id"]) for th in made}
+            assert h2.fake.channel_messages(row.thread_id)  # the game was played in it
+        starts = [m["content"] for m in h2.fake.channel_messages(CHANNEL_ID)
+                  if "has started" in m["content"]]
+        assert all(f"<#{th['id']}>" in starts[-1] for th in made)
+    finally:
+        await h2.bot.close()
