@@ -17,9 +17,9 @@ from ..games import game_class
 from ..games.registry import is_game
 from ..store import SeatRow, StaleWrite, Store
 from ..store.tournaments import EntrantRow, GameRow, NewTable, TournamentRow
-from ..tournaments import (Entrant, Played, Row, knockout_rounds, pair_round,
-                           round_robin_rounds, standings)
-from ..tournaments.pairing import knockout_winner
+from ..tournaments import (Entrant, Played, Row, knockout_rounds, match_winner, matches,
+                           pair_round, replays_due, round_robin_rounds, round_winners,
+                           standings)
 from .tables import TableService
 
 log = logging.getLogger(__name__)
@@ -27,6 +27,8 @@ log = logging.getLogger(__name__)
 #: the time controls a tournament offers (seconds a turn; 0: none)
 TURN_LIMITS = (0, 120, 600, 3600, 86_400)
 MAX_ROUNDS = 20
+#: deals a table tries for one where seat 0 moves first (each is 1 in 2 to 1 in 4)
+DEALS_TRIED = 32
 MAX_ENTRANTS = 1024
 
 
@@ -71,7 +73,7 @@ class Standing:
 
 
 def played_of(games: Sequence[GameRow]) -> list[Played]:
-    return [Played(g.round, g.board, g.seats, g.points) for g in games]
+    return [Played(g.round, g.board, g.seats, g.points, g.replay_of) for g in games]
 
 
 def duplicate_points(games: Sequence[GameRow]) -> list[GameRow]:
@@ -231,6 +233,11 @@ class TournamentService:
         a draw. Returns the table it closed, if one was still being played."""
         games = await self.store.tournament_games(tournament_id)
         game = next((g for g in games if g.round == round_no and g.board == board), None)
+        # A knockout table is known by its first board: its latest play-off is the one meant.
+        later = [g for g in games if g.round == round_no and g.replay_of == board]
+        if game is not None and later:
+            game = later[-1]
+            board = game.board
         if game is None or len(game.seats) < 2:
             raise TournamentError("no_game")
         if winner is not None and winner not in game.seats:
@@ -319,12 +326,14 @@ class TournamentService:
     async def _next(self, t: TournamentRow, games: list[GameRow]) -> tuple[str, list[int]]:
         entrants = await self.store.entrants(t.id)
         active = [e for e in entrants if e.dropped is None]
+        rank = {e.user_id: e.rank for e in entrants}
+        if t.format == "knockout":
+            due = replays_due(played_of(games), t.round, rank)
+            if due:
+                return await self._replay(t, entrants, games, due)
         done = t.round >= t.rounds or len(active) < 2
         if t.format == "knockout" and not done:
-            rank = {e.user_id: e.rank for e in entrants}
-            last = [g for g in games if g.round == t.round]
-            alive = {knockout_winner(Played(g.round, g.board, g.seats, g.points), rank)
-                     for g in last}
+            alive = round_winners(played_of(games), t.round, rank)
             done = len(alive & {e.user_id for e in active}) < 2
         if done:
             standing = await self.standing(t.id)
@@ -336,11 +345,10 @@ class TournamentService:
     @staticmethod
     def _winner(t: TournamentRow, standing: Standing) -> int | None:
         if t.format == "knockout":
-            final = [g for g in standing.games if g.round == t.round]
+            final = matches(played_of(standing.games), t.round)
             rank = {e.user_id: e.rank for e in standing.entrants}
             if len(final) == 1:
-                return knockout_winner(Played(final[0].round, final[0].board, final[0].seats,
-                                              final[0].points), rank)
+                return match_winner(next(iter(final.values())), rank)
         rows = [r for r in standing.rows if not r.dropped]
         return rows[0].id if rows else None
 
@@ -371,22 +379,7 @@ class TournamentService:
                 if seats:
                     byes.append((board, seats[0]))
                 continue
-            seat_rows = [SeatRow(i, uid, by_id[uid].name, ai=by_id[uid].ai,
-                                 locale=by_id[uid].locale) for i, uid in enumerate(seats)]
-            # Duplicate: every team of a size in the round gets the same deal.
-            seed = (derive_seed(t.seed, round_no, len(seats)) if t.format == "duplicate"
-                    else derive_seed(t.seed, round_no, board))
-            game = cls.new(len(seats), t.options, seed)
-            first = game.to_move
-            clock: tuple[float | None, int | None] = (None, None)
-            if t.turn_limit and first is not None and seat_rows[first].ai is None:
-                clock = (now + t.turn_limit, first)
-            outbox: list[tuple[str, dict[str, Any]]] = [
-                ("thread", {"use": True, "name": t.name, "round": round_no, "board": board}),
-                ("announce", {"first": first})]
-            outbox += [("dm", {"seat": s, "hand": True}) for s in range(len(seats))
-                       if seat_rows[s].ai is None and game.private_view(s)]
-            tables.append(NewTable(board, seat_rows, seed, game.to_json(), clock, outbox))
+            tables.append(self._deal(t, round_no, board, seats, by_id, now))
         ids = await self.store.open_round(t, round_no, round_seed, tables, byes,
                                           entrants_left=left, rounds=rounds)
         for table_id in ids:
@@ -395,5 +388,66 @@ class TournamentService:
         return "round", ids
 
 
+    def _deal(self, t: TournamentRow, round_no: int, board: int, seats: Sequence[int],
+              by_id: dict[int, EntrantRow], now: float, *, replay_of: int | None = None,
+              replay: int = 0) -> NewTable:
+        """One table of a round, dealt: its seats, its game, its clock and its first steps.
+        A replay gets its own deal and names its match's board and which replay it is."""
+        cls = game_class(t.game)
+        seat_rows = [SeatRow(i, uid, by_id[uid].name, ai=by_id[uid].ai,
+                             locale=by_id[uid].locale) for i, uid in enumerate(seats)]
+        # Duplicate: every team of a size in the round gets the same deal.
+        seed = (derive_seed(t.seed, round_no, len(seats)) if t.format == "duplicate"
+                else derive_seed(t.seed, round_no, board))
+        game = cls.new(len(seats), t.options, seed)
+        # The pairing seats whoever should move first in seat 0 (Swiss colours, a replay's
+        # swap, who sat first least): the first deal of a few where seat 0 does. A game that
+        # fixes who starts (Sensei's option) keeps its own rule.
+        for retry in range(1, DEALS_TRIED):
+            if t.format == "duplicate" or game.to_move in (0, None):
+                break
+            seed = derive_seed(t.seed, round_no, board, retry)
+            game = cls.new(len(seats), t.options, seed)
+        first = game.to_move
+        clock: tuple[float | None, int | None] = (None, None)
+        if t.turn_limit and first is not None and seat_rows[first].ai is None:
+            clock = (now + t.turn_limit, first)
+        thread: dict[str, Any] = {"use": True, "name": t.name, "round": round_no,
+                                  "board": replay_of if replay_of is not None else board}
+        if replay:
+            thread["replay"] = replay
+        outbox: list[tuple[str, dict[str, Any]]] = [("thread", thread),
+                                                    ("announce", {"first": first})]
+        outbox += [("dm", {"seat": s, "hand": True}) for s in range(len(seats))
+                   if seat_rows[s].ai is None and game.private_view(s)]
+        return NewTable(board, seat_rows, seed, game.to_json(), clock, outbox,
+                        replay_of=replay_of)
+
+    async def _replay(self, t: TournamentRow, entrants: list[EntrantRow], games: list[GameRow],
+                      due: list[tuple[int, int, tuple[int, ...]]]) -> tuple[str, list[int]]:
+        """Drawn knockout matches played again, the first move on the other side. A player
+        who dropped meanwhile leaves the match to the other (a one-seat game: a walkover)."""
+        by_id = {e.user_id: e for e in entrants}
+        dropped = {e.user_id for e in entrants if e.dropped is not None}
+        board = max((g.board for g in games if g.round == t.round), default=0)
+        now = self.store.clock()
+        tables: list[NewTable] = []
+        walkovers: list[tuple[int, int, int]] = []
+        for match, replay, seats in due:
+            board += 1
+            present = [uid for uid in seats if uid not in dropped]
+            if len(present) < len(seats):
+                if present:
+                    walkovers.append((board, present[0], match))
+                continue
+            tables.append(self._deal(t, t.round, board, seats, by_id, now, replay_of=match,
+                                     replay=replay))
+        ids = await self.store.open_replays(t, t.round, tables, walkovers)
+        for table_id in ids:
+            await self.tables.get(table_id)
+            self.tables._changed(table_id)
+        return "replays", ids
+
+
 __all__ = ["TournamentService", "TournamentError", "Standing", "derive_seed", "check_format",
-           "duplicate_points", "TURN_LIMITS"]
+           "played_of", "duplicate_points", "TURN_LIMITS"]

@@ -331,6 +331,10 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX game_puzzles_guild ON game_puzzles(guild_id, game);
     """,
+    # A knockout game played again after a draw: the board of its match's first game.
+    """
+    ALTER TABLE tournament_games ADD COLUMN replay_of INTEGER;
+    """,
 )
 
 #: the single-row table that says which migrations were applied (a database made before it

@@ -75,6 +75,8 @@ class GameRow:
     points: tuple[float, ...] | None
     detail: dict[str, Any] | None = None
     manual: bool = False
+    #: a knockout replay: the board of its match's first game
+    replay_of: int | None = None
 
 
 @dataclass
@@ -89,3 +91,4 @@ class NewTable:
     clock: tuple[float | None, int | None]
     outbox: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     table_id: int | None = None
+    replay_of: int | None = None

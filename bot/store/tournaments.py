@@ -7,73 +7,17 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..tournaments.pairing import table_points
 from .core import StoreCore
 from .errors import StaleWrite
 from .rows import dumps, loads
+from .tournament_ends import (maybe_end_round, queue_event, report_to_tournament,
+                              tournament_rated)
 from .tournament_rows import (TOURNAMENT_COLUMNS, EntrantRow, GameRow, NewTable,
                               TournamentRow)
 from .tx import Tx
 
 __all__ = ["TournamentQueries", "TournamentRow", "EntrantRow", "GameRow", "NewTable",
            "report_to_tournament", "tournament_rated"]
-
-async def report_to_tournament(tx: Tx, table_id: int, result: dict[str, Any],
-                               now: float) -> None:
-    """The end of a tournament's table, written with the table's end: the game's points (once:
-    only while they are unset), and when it was the round's last game, the round's end and
-    the tournament due for its next step."""
-    row = await tx.fetchrow("SELECT tournament_id, round, seats FROM tournament_games "
-                            "WHERE table_id=? AND points IS NULL", (table_id,))
-    if row is None:
-        return
-    tournament_id, round_no, seats = row
-    # The tournament's row first: two tables of a round ending at once in two transactions
-    # (PostgreSQL runs them side by side) take turns here, so the second one's count below
-    # sees the first one's points and exactly one of them ends the round.
-    await tx.execute("UPDATE tournaments SET updated_at=? WHERE id=?", (now, tournament_id))
-    points = table_points(len(loads(seats)), result.get("winners") or (), bool(result.get("draw")))
-    details = result.get("details") or {}
-    detail = {"reason": result.get("reason"), "turns": details.get("turns")}
-    changed = await tx.execute(
-        "UPDATE tournament_games SET points=?, detail=? WHERE table_id=? AND points IS NULL",
-        (dumps(list(points)), dumps(detail), table_id))
-    if changed == 1:
-        await _maybe_end_round(tx, tournament_id, round_no, now)
-
-
-async def _maybe_end_round(tx: Tx, tournament_id: int, round_no: int, now: float) -> None:
-    left = await tx.fetchval("SELECT COUNT(*) FROM tournament_games WHERE tournament_id=? "
-                             "AND round=? AND points IS NULL", (tournament_id, round_no))
-    if left:
-        return
-    ended = await tx.execute("UPDATE tournament_rounds SET ended_at=? WHERE tournament_id=? "
-                             "AND number=? AND ended_at IS NULL", (now, tournament_id, round_no))
-    if ended != 1:
-        return
-    row = await tx.fetchrow("SELECT starts_at, round_every, round FROM tournaments WHERE id=?",
-                            (tournament_id,))
-    if row is None or row[2] != round_no:
-        return
-    starts_at, every, _ = row
-    due = max(now, starts_at + round_no * every) if every else now
-    await tx.execute("UPDATE tournaments SET next_at=?, rev=rev+1, updated_at=? WHERE id=? "
-                     "AND status IN ('running','paused')", (due, now, tournament_id))
-    await _event(tx, tournament_id, "round_end", {"round": round_no}, now)
-
-
-async def tournament_rated(tx: Tx, table_id: int) -> bool | None:
-    """Whether the tournament a table belongs to is rated (None: not a tournament table)."""
-    row = await tx.fetchrow("SELECT t.rated FROM tournament_games g JOIN tournaments t "
-                            "ON t.id = g.tournament_id WHERE g.table_id=?", (table_id,))
-    return None if row is None else bool(row[0])
-
-
-async def _event(tx: Tx, tournament_id: int, kind: str, payload: dict[str, Any],
-                 now: float) -> None:
-    await tx.execute("INSERT INTO tournament_events (tournament_id, kind, payload, at) "
-                     "VALUES (?,?,?,?)", (tournament_id, kind, dumps(payload), now))
-
 
 class TournamentQueries(StoreCore):
     """Tournaments, their entrants, rounds, games and announcements."""
@@ -97,7 +41,7 @@ class TournamentQueries(StoreCore):
                 (guild_id, channel_id, organizer_id, name, game, dumps(options), format, rounds,
                  per_table, turn_limit, timeout_policy, int(rated), starts_at, checkin,
                  round_every, seed, locale, first, now, now))
-            await _event(tx, tid, "created", {"by": organizer_id}, now)
+            await queue_event(tx, tid, "created", {"by": organizer_id}, now)
             return tid
 
         return await self.write(job)
@@ -124,11 +68,12 @@ class TournamentQueries(StoreCore):
 
     async def tournament_games(self, tournament_id: int) -> list[GameRow]:
         rows = await self._fetchall(
-            "SELECT round, board, table_id, seats, points, detail, manual FROM tournament_games "
-            "WHERE tournament_id=? ORDER BY round, board", (tournament_id,))
+            "SELECT round, board, table_id, seats, points, detail, manual, replay_of "
+            "FROM tournament_games WHERE tournament_id=? ORDER BY round, board",
+            (tournament_id,))
         return [GameRow(r, b, tid, tuple(loads(s)), None if p is None else tuple(loads(p)),
-                        None if d is None else loads(d), bool(m))
-                for r, b, tid, s, p, d, m in rows]
+                        None if d is None else loads(d), bool(m), rep)
+                for r, b, tid, s, p, d, m, rep in rows]
 
     async def tournament_of_table(self, table_id: int) -> tuple[int, int, int] | None:
         """(tournament, round, board) of a tournament's table."""
@@ -220,7 +165,7 @@ class TournamentQueries(StoreCore):
                 return False
             await tx.execute("UPDATE tournaments SET rev=rev+1, updated_at=? WHERE id=?",
                              (now, tournament_id))
-            await _event(tx, tournament_id, "dropped", {"player": user_id, "by": by}, now)
+            await queue_event(tx, tournament_id, "dropped", {"player": user_id, "by": by}, now)
             return True
 
         return await self.write(job)
@@ -260,35 +205,72 @@ class TournamentQueries(StoreCore):
                         await tx.execute("UPDATE tournament_entrants SET rank=? "
                                          "WHERE tournament_id=? AND user_id=?",
                                          (kept[uid], t.id, uid))
-            ids = []
-            for table in tables:
-                table_id = await tx.fetchval(
-                    "INSERT INTO game_tables (game, guild_id, channel_id, host_id, status, "
-                    "options, locale, seed, state, version, created_at, updated_at, rev, "
-                    "lobby_rev, board_version, turn_limit, timeout_policy, deadline, "
-                    "deadline_seat, reminded) VALUES (?,?,?,?,'playing',?,?,?,?,0,?,?,1,0,-1,?,?,?,?,0) "
-                    "RETURNING id",
-                    (t.game, t.guild_id, t.channel_id, t.organizer_id, dumps(t.options),
-                     t.locale, table.seed, dumps(table.state), now, now, t.turn_limit,
-                     t.timeout_policy, *table.clock))
-                await tx.executemany(
-                    "INSERT INTO seats (table_id, seat, user_id, name, ai, locale) "
-                    "VALUES (?,?,?,?,?,?)",
-                    [(table_id, s.seat, s.user_id, s.name, s.ai, s.locale) for s in table.seats])
-                await tx.execute(
-                    "INSERT INTO tournament_games (tournament_id, round, board, table_id, seats) "
-                    "VALUES (?,?,?,?,?)",
-                    (t.id, round_no, table.board, table_id, dumps([s.user_id for s in table.seats])))
-                await self._queue_outbox(tx, table_id, table.outbox, now)
-                ids.append(table_id)
+            ids = await self._insert_tables(tx, t, round_no, tables, now)
             for board, uid in byes:
                 await tx.execute(
                     "INSERT INTO tournament_games (tournament_id, round, board, table_id, seats, "
                     "points, detail) VALUES (?,?,?,NULL,?,?,?)",
                     (t.id, round_no, board, dumps([uid]), dumps([1.0]), dumps({"reason": "bye"})))
-            await _event(tx, t.id, "round", {"round": round_no}, now)
+            await queue_event(tx, t.id, "round", {"round": round_no}, now)
             if not tables:
-                await _maybe_end_round(tx, t.id, round_no, now)
+                await maybe_end_round(tx, t.id, round_no, now)
+            return ids
+
+        return await self.write(job)
+
+    async def _insert_tables(self, tx: Tx, t: TournamentRow, round_no: int,
+                             tables: list[NewTable], now: float) -> list[int]:
+        """A round's running tables, their seats, their games in the round and their first
+        outbox steps."""
+        ids = []
+        for table in tables:
+            table_id = await tx.fetchval(
+                "INSERT INTO game_tables (game, guild_id, channel_id, host_id, status, "
+                "options, locale, seed, state, version, created_at, updated_at, rev, "
+                "lobby_rev, board_version, turn_limit, timeout_policy, deadline, "
+                "deadline_seat, reminded) VALUES (?,?,?,?,'playing',?,?,?,?,0,?,?,1,0,-1,?,?,?,?,0) "
+                "RETURNING id",
+                (t.game, t.guild_id, t.channel_id, t.organizer_id, dumps(t.options),
+                 t.locale, table.seed, dumps(table.state), now, now, t.turn_limit,
+                 t.timeout_policy, *table.clock))
+            await tx.executemany(
+                "INSERT INTO seats (table_id, seat, user_id, name, ai, locale) "
+                "VALUES (?,?,?,?,?,?)",
+                [(table_id, s.seat, s.user_id, s.name, s.ai, s.locale) for s in table.seats])
+            await tx.execute(
+                "INSERT INTO tournament_games (tournament_id, round, board, table_id, seats, "
+                "replay_of) VALUES (?,?,?,?,?,?)",
+                (t.id, round_no, table.board, table_id, dumps([s.user_id for s in table.seats]),
+                 table.replay_of))
+            await self._queue_outbox(tx, table_id, table.outbox, now)
+            ids.append(table_id)
+        return ids
+
+    async def open_replays(self, t: TournamentRow, round_no: int, tables: list[NewTable],
+                           walkovers: Sequence[tuple[int, int, int]] = ()) -> list[int]:
+        """Knockout games played again after a draw, in the round they belong to, in one
+        transaction guarded by the tournament's version (opened once, like a round).
+        ``walkovers``: (board, entrant, match) for a replay whose opponent dropped."""
+        now = self.clock()
+
+        async def job(tx: Tx) -> list[int]:
+            changed = await tx.execute(
+                "UPDATE tournaments SET version=version+1, next_at=NULL, rev=rev+1, "
+                "updated_at=? WHERE id=? AND version=? AND round=? AND status='running'",
+                (now, t.id, t.version, round_no))
+            if changed != 1:
+                raise StaleWrite(f"tournament {t.id} moved on")
+            ids = await self._insert_tables(tx, t, round_no, tables, now)
+            for board, uid, match in walkovers:
+                await tx.execute(
+                    "INSERT INTO tournament_games (tournament_id, round, board, table_id, seats, "
+                    "points, detail, replay_of) VALUES (?,?,?,NULL,?,?,?,?)",
+                    (t.id, round_no, board, dumps([uid]), dumps([1.0]),
+                     dumps({"reason": "walkover"}), match))
+            await queue_event(tx, t.id, "replays", {"round": round_no,
+                                               "boards": [x.board for x in tables]}, now)
+            if not tables:
+                await maybe_end_round(tx, t.id, round_no, now)
             return ids
 
         return await self.write(job)
@@ -302,7 +284,7 @@ class TournamentQueries(StoreCore):
                 "version=version+1, rev=rev+1, updated_at=? WHERE id=? AND version=? "
                 "AND status='running'", (winner_id, now, t.id, t.version))
             if changed == 1:
-                await _event(tx, t.id, "finished", {"winner": winner_id}, now)
+                await queue_event(tx, t.id, "finished", {"winner": winner_id}, now)
             return changed == 1
 
         return await self.write(job)
@@ -332,7 +314,7 @@ class TournamentQueries(StoreCore):
                     "state=NULL, deadline=NULL, deadline_seat=NULL, rev=rev+1, updated_at=? "
                     "WHERE status='playing' AND id IN (SELECT table_id FROM tournament_games "
                     "WHERE tournament_id=? AND points IS NULL)", (now, tournament_id))
-            await _event(tx, tournament_id, status, {"by": by}, now)
+            await queue_event(tx, tournament_id, status, {"by": by}, now)
             return True
 
         return await self.write(job)
@@ -349,12 +331,13 @@ class TournamentQueries(StoreCore):
             await tx.execute("UPDATE tournaments SET rev=rev+1, updated_at=? WHERE id=?",
                              (now, tournament_id))
             row = await tx.fetchrow(
-                "SELECT g.table_id, g.seats, g.points FROM tournament_games g JOIN tournaments t "
+                "SELECT g.table_id, g.seats, g.points, g.replay_of FROM tournament_games g "
+                "JOIN tournaments t "
                 "ON t.id = g.tournament_id WHERE g.tournament_id=? AND g.round=? AND g.board=? "
                 "AND t.status IN ('running','paused')", (tournament_id, round_no, board))
             if row is None:
                 raise StaleWrite("no such game")
-            table_id, seats, before = row
+            table_id, seats, before, replay_of = row
             if len(loads(seats)) != len(points):
                 raise StaleWrite("wrong number of scores")
             await tx.execute("UPDATE tournament_games SET points=?, manual=1, detail=? "
@@ -366,11 +349,12 @@ class TournamentQueries(StoreCore):
                     "UPDATE game_tables SET status='cancelled', closed_reason='tournament', "
                     "state=NULL, deadline=NULL, deadline_seat=NULL, rev=rev+1, updated_at=? "
                     "WHERE id=? AND status='playing'", (now, table_id))
-            await _event(tx, tournament_id, "manual", {
-                "round": round_no, "board": board, "points": points, "by": by,
+            # Announced by the board people know it by (a play-off's is its first game's).
+            await queue_event(tx, tournament_id, "manual", {
+                "round": round_no, "board": replay_of or board, "points": points, "by": by,
                 "before": None if before is None else loads(before), "seats": loads(seats)}, now)
             if before is None:
-                await _maybe_end_round(tx, tournament_id, round_no, now)
+                await maybe_end_round(tx, tournament_id, round_no, now)
             return table_id
 
         return await self.write(job)
@@ -406,7 +390,7 @@ class TournamentQueries(StoreCore):
             await tx.execute("UPDATE tournaments SET next_at=?, rev=rev+1, updated_at=? WHERE id=?",
                              (when, now, tournament_id))
             if event is not None:
-                await _event(tx, tournament_id, event[0], event[1], now)
+                await queue_event(tx, tournament_id, event[0], event[1], now)
 
         await self.write(job)
 

@@ -1,6 +1,6 @@
 """Pairing a tournament's next round: Swiss (FIDE Dutch principles), round robin (the circle
-method), single elimination (seeded, byes to the top seeds), tables of 3–4 grouped by score
-(Sàréná) and Narabi's duplicate teams.
+method), tables of 3–4 grouped by score (Sàréná) and Narabi's duplicate teams (single
+elimination is in ``knockout``; ``rounds.pair_round`` picks by format).
 
 A round is a list of ``Table``: the entrant ids in seat order (seat 0 moves first), or one id
 alone for a bye. Everything is a function of the entrants, the games already played and, where
@@ -45,6 +45,8 @@ class Played:
     table: int
     seats: tuple[int, ...]
     points: tuple[float, ...] | None
+    #: a knockout replay: the board of the match's first game
+    replay_of: int | None = None
 
     @property
     def bye(self) -> bool:
@@ -321,64 +323,6 @@ def round_robin_round(entrants: Sequence[Entrant], round_no: int) -> list[Table]
     return tables
 
 
-# -- single elimination --------------------------------------------------------------------------
-
-def knockout_rounds(count: int) -> int:
-    rounds = 0
-    while (1 << rounds) < count:
-        rounds += 1
-    return rounds
-
-
-def bracket_order(size: int) -> list[int]:
-    """Seeds (1-based) in bracket order for a power-of-two ``size``: 1 meets ``size`` first,
-    and the top two can meet only in the final."""
-    order = [1]
-    while len(order) < size:
-        total = len(order) * 2 + 1
-        order = [x for seed in order for x in (seed, total - seed)]
-    return order
-
-
-def knockout_winner(game: Played, rank: dict[int, int]) -> int:
-    """Who goes through: the higher score, a draw to the higher seed."""
-    if game.bye or game.points is None:
-        return game.seats[0]
-    best = max(game.points)
-    tied = [p for p, pts in zip(game.seats, game.points) if pts == best]
-    return min(tied, key=lambda p: rank.get(p, 1 << 30))
-
-
-def knockout_round(entrants: Sequence[Entrant], played: Iterable[Played],
-                   round_no: int) -> list[Table]:
-    """Round 1: the seeded bracket, byes to the top seeds. Later rounds: the winners of the
-    previous round's tables in bracket order, two by two. Empty once a champion is left."""
-    rank = {e.id: e.rank for e in entrants}
-    if round_no == 1:
-        seeds = sorted(entrants, key=lambda e: e.rank)
-        size = 1 << knockout_rounds(len(seeds))
-        slots = [seeds[s - 1].id if s <= len(seeds) else None for s in bracket_order(size)]
-        tables = []
-        for a, b in zip(slots[::2], slots[1::2]):
-            if a is not None and b is not None:
-                tables.append((a, b))
-            else:
-                tables.append(((a if a is not None else b),))  # type: ignore[arg-type]
-        return tables
-    previous = sorted((g for g in played if g.round == round_no - 1), key=lambda g: g.table)
-    alive = set(rank)
-    winners = [w for w in (knockout_winner(g, rank) for g in previous) if w in alive]
-    if len(winners) < 2:
-        return []
-    tables = []
-    for i in range(0, len(winners) - 1, 2):
-        a, b = winners[i], winners[i + 1]
-        tables.append((a, b) if rank.get(a, 0) <= rank.get(b, 0) else (b, a))
-    if len(winners) % 2:
-        tables.append((winners[-1],))
-    return tables
-
-
 # -- tables of three and more --------------------------------------------------------------------
 
 def table_sizes(count: int, size: int, smallest: int) -> list[int]:
@@ -441,19 +385,3 @@ def narabi_teams(entrants: Sequence[Entrant], played: Iterable[Played], size: in
     """Duplicate Narabi: teams of ``size`` (as even as possible, at least ``smallest``),
     grouped by score so that teams are of like strength and partners change."""
     return score_groups_tables(entrants, played, size, smallest)
-
-
-# -- one entry -----------------------------------------------------------------------------------
-
-def pair_round(fmt: str, entrants: Sequence[Entrant], played: Sequence[Played], round_no: int,
-               *, per_table: int = 2, smallest: int = 2, seed: int = 0) -> list[Table]:
-    """The tables of round ``round_no`` of a tournament of format ``fmt``."""
-    if fmt == "round_robin":
-        return round_robin_round(entrants, round_no)
-    if fmt == "knockout":
-        return knockout_round(entrants, played, round_no)
-    if fmt == "duplicate":
-        return narabi_teams(entrants, played, per_table, smallest)
-    if per_table > 2:
-        return score_groups_tables(entrants, played, per_table, smallest)
-    return swiss_round(entrants, played, round_no, seed)

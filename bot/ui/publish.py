@@ -198,8 +198,10 @@ class PublishMixin(CogPart):
             return
         locale = live.row.locale
         if standalone:
-            name = clip(t("tournament.thread", locale, name=str(payload.get("name", "")),
-                          round=payload["round"], board=payload.get("board", 1)), THREAD_NAME)
+            key = "tournament.thread_playoff" if payload.get("replay") else "tournament.thread"
+            name = clip(t(key, locale, name=str(payload.get("name", "")), round=payload["round"],
+                          board=payload.get("board", 1), playoff=payload.get("replay", 0)),
+                        THREAD_NAME)
         else:
             name = clip(t("thread.name", locale, game=t(f"{self.game_key}.name", locale),
                           table=live.id), THREAD_NAME)

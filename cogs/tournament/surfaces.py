@@ -13,12 +13,13 @@ import discord
 from discord import app_commands, ui
 
 from bot import markdown
-from bot.domain.tournaments import TURN_LIMITS, Standing, TournamentService
+from bot.domain.tournaments import TURN_LIMITS, Standing, TournamentService, played_of
 from bot.games.ai import PLAYER_LEVELS
 from bot.games.registry import keys
 from bot.i18n import t
 from bot.store import StoreFailure
 from bot.store.tournaments import TournamentRow
+from bot.tournaments import MATCH_GAMES, match_winner, matches
 from bot.ui.limits import CONTENT, FIELD_VALUE, clip
 from bot.ui.replies import ephemeral
 from bot.ui.style import MENTION_USERS, NO_MENTIONS, limit_text
@@ -202,10 +203,31 @@ class TournamentSurfaces:
             for chunk in chunks([text, *lines], CONTENT):
                 await channel.send(chunk, allowed_mentions=NO_MENTIONS)
             return
+        elif kind == "replays":
+            standing = await self.service.standing(tour.id)
+            boards = set(payload.get("boards") or ())
+            games = [g for g in standing.games if g.round == payload["round"] and g.board in boards]
+            threads = await self._round_threads([g.table_id for g in games
+                                                 if g.table_id is not None])
+            lines = [t("tournament.announce.playoffs", locale, name=name, round=payload["round"],
+                       games=MATCH_GAMES)]
+            for g in games:
+                players = " – ".join(self._who(standing, uid) for uid in g.seats)
+                board = g.replay_of if g.replay_of is not None else g.board
+                thread = threads.get(g.table_id) if g.table_id is not None else None
+                lines.append(t("tournament.announce.table", locale, board=board,
+                               players=players, thread=f"<#{thread}>") if thread else
+                             t("tournament.announce.table_here", locale, board=board,
+                               players=players))
+            for chunk in chunks(lines, CONTENT):
+                await channel.send(chunk, allowed_mentions=NO_MENTIONS)
+            return
         elif kind == "round_end":
             standing = await self.service.standing(tour.id)
             text = t("tournament.announce.round_end", locale, name=name,
                      round=payload["round"])
+            if tour.format == "knockout":
+                text = "\n".join([text, *self._seeded_through(standing, payload["round"])])
             extra["file"] = await self.picture(standing, locale)
         elif kind == "finished":
             standing = await self.service.standing(tour.id)
@@ -231,6 +253,21 @@ class TournamentSurfaces:
             log.warning("tournament %s: unknown event %r", tour.id, kind)
             return
         await channel.send(clip(text, CONTENT), allowed_mentions=mentions, **extra)
+
+    def _seeded_through(self, standing: Standing, round_no: int) -> list[str]:
+        """Knockout slots still level after every game they could take: the seed decided."""
+        rank = {e.user_id: e.rank for e in standing.entrants}
+        out = []
+        for board, games in matches(played_of(standing.games), round_no).items():
+            last = games[-1]
+            if len(games) >= MATCH_GAMES and last.points is not None \
+                    and len(set(last.points)) == 1 and len(last.seats) > 1:
+                winner = match_winner(games, rank)
+                if winner is not None:
+                    out.append(t("tournament.announce.seed", standing.tournament.locale,
+                                 board=board, games=len(games),
+                                 player=self._who(standing, winner)))
+        return out
 
     @staticmethod
     def _who(standing: Standing, uid: int) -> str:

@@ -13,7 +13,9 @@ from hypothesis import given, settings, strategies as st
 from bot.tournaments import (Entrant, Played, knockout_round, knockout_rounds, narabi_teams,
                              pair_round, round_robin_round, round_robin_rounds, standings,
                              swiss_round, table_points)
-from bot.tournaments.pairing import History, bracket_order, score_groups_tables, table_sizes
+from bot.tournaments.knockout import (MATCH_GAMES, bracket_order, match_of, match_winner, matches,
+                                      replays_due, round_winners)
+from bot.tournaments.pairing import History, score_groups_tables, table_sizes
 
 
 def entrants(n: int) -> list[Entrant]:
@@ -220,9 +222,39 @@ def test_knockout_ends_with_one_champion(n, seed):
         if round_no == 1:
             assert sum(1 for t in tables if len(t) == 1) == (1 << knockout_rounds(n)) - n
         played += play(tables, round_no, rng, draws=True)
+        rank = {e.id: e.rank for e in people}
+        board = len(tables)
+        while due := replays_due(played, round_no, rank):
+            for match, number, seats in due:
+                board += 1
+                # the first move changes sides, and a match takes at most MATCH_GAMES games
+                last = [g for g in played if match_of(g) == match and g.round == round_no][-1]
+                assert seats == tuple(reversed(last.seats)) and number < MATCH_GAMES
+                game = play([seats], round_no, rng, draws=True)[0]
+                played.append(Played(round_no, board, seats, game.points, replay_of=match))
+        assert len(round_winners(played, round_no, rank)) == len(tables)
     assert knockout_round(people, played, knockout_rounds(n) + 1) == []
-    final = [g for g in played if g.round == knockout_rounds(n)]
+    final = matches(played, knockout_rounds(n))
     assert len(final) == 1
+
+
+def test_a_drawn_knockout_game_is_played_again_then_the_seed_decides():
+    rank = {1: 1, 2: 2}
+    draw = (0.5, 0.5)
+    first = Played(1, 1, (1, 2), draw)
+    assert match_winner([first], rank) is None
+    assert replays_due([first], 1, rank) == [(1, 1, (2, 1))]
+    decided = Played(1, 2, (2, 1), (0.0, 1.0), replay_of=1)
+    assert match_winner([first, decided], rank) == 1 and not replays_due([first, decided], 1, rank)
+    again = Played(1, 2, (2, 1), draw, replay_of=1)
+    assert replays_due([first, again], 1, rank) == [(1, 2, (1, 2))]
+    third = Played(1, 3, (1, 2), draw, replay_of=1)
+    assert not replays_due([first, again, third], 1, rank)
+    assert match_winner([first, again, third], rank) == 1  # three draws: the higher seed
+    # The next round pairs the winners of the slots, replays and all, in bracket order.
+    other = Played(1, 4, (3, 4), (0.0, 1.0))
+    people = [Entrant(i, i) for i in (1, 2, 3, 4)]
+    assert knockout_round(people, [first, again, third, other], 2) == [(1, 4)]
 
 
 @settings(max_examples=40, deadline=None)

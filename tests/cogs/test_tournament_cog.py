@@ -3,6 +3,7 @@ organizer's controls, rounds opening their tables in threads and running themsel
 seats, the standings picture, and a whole Swiss played to its end."""
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -245,6 +246,7 @@ async def test_pause_resume_drop_and_stats(harness):
     await h.command(ORGANIZER, "tournament", "ai", level="easy", tournament=tid)
     await h.command(ORGANIZER, "tournament", "ai", level="easy", tournament=tid)
     await h.click(ORGANIZER, message, button(message, "start"))
+    await cog(h).clock.run_due()  # the start, whether or not the scheduler's loop came first
     await settle(h)
     token = await h.command(ORGANIZER, "tournament", "pause", tournament=tid)
     assert "paused" in h.reply_text(token)
@@ -345,3 +347,53 @@ async def test_a_stop_between_making_a_thread_and_recording_it_leaves_no_spare(d
         assert all(f"<#{th['id']}>" in starts[-1] for th in made)
     finally:
         await h2.bot.close()
+
+
+async def test_a_drawn_knockout_game_is_played_again_then_the_seed_goes_through(harness):
+    """A knockout table's draw is played again, the first move on the other side, in a thread
+    of its own that the channel is told of; after three draws the higher seed goes through."""
+    h = harness
+    tid = await create(h, game="sensei", format="knockout", clock=0, name="Cup")
+    message = tournament_message(h)
+    for p in PLAYERS[:2]:
+        await h.click(p, message, button(message, "join"))
+    await h.click(ORGANIZER, message, button(message, "start"))
+    await settle(h)
+    firsts = []
+    for playoff in range(3):
+        # The scheduler's own loop may be the one opening the play-off: wait for its thread.
+        for _ in range(100):
+            games = await h.bot.store.tournament_games(tid)
+            row = await h.bot.store.get_table(games[-1].table_id)
+            if len(games) == playoff + 1 and row.thread_id is not None:
+                break
+            await asyncio.sleep(0.05)
+            await settle(h)
+        assert len(games) == playoff + 1
+        game = games[-1]
+        assert game.points is None and game.replay_of == (None if playoff == 0 else 1)
+        live = await h.bot.tables.with_game(game.table_id)
+        assert live.game.to_move == 0  # seat 0 is who the pairing gave the first move
+        firsts.append(game.seats[0])
+        name = h.fake.threads[row.thread_id]["name"]
+        assert name == ("Cup · round 1 · table 1" if playoff == 0 else
+                        f"Cup · round 1 · table 1 · play-off {playoff}")
+        if playoff:
+            told = [m["content"] for m in h.fake.channel_messages(CHANNEL_ID)
+                    if "played again" in m["content"]]
+            assert len(told) == playoff and f"<#{row.thread_id}>" in told[-1]
+            assert "Table 1: " in told[-1]
+        # The organizer calls it a draw, naming the table as everyone knows it.
+        token = await h.command(ORGANIZER, "tournament", "result", round=1, table=1, draw=True,
+                                tournament=tid)
+        assert "recorded" in h.reply_text(token)
+        for _ in range(3):
+            await settle(h)
+            await cog(h).clock.run_due()
+        await settle(h)
+    assert firsts == [PLAYERS[0].id, PLAYERS[1].id, PLAYERS[0].id]  # the first move alternates
+    tour = await h.bot.store.get_tournament(tid)
+    assert tour.status == "finished" and tour.winner_id == PLAYERS[0].id  # seed 1
+    over = [m["content"] for m in h.fake.channel_messages(CHANNEL_ID) if "is over" in m["content"]]
+    assert any(f"drawn 3 times; <@{PLAYERS[0].id}>, the higher seed, goes through" in c
+               for c in over)
