@@ -116,11 +116,13 @@ async def test_a_swiss_of_ai_players_runs_itself_to_the_end(harness):
     assert len(pairs) == len(set(pairs))  # five players, three rounds: no rematch needed
     byes = [g.seats[0] for g in games if len(g.seats) == 1]
     assert len(byes) == len(set(byes))
-    # Each table was an ordinary table, played in a thread of its own, and finished.
+    # Each table was an ordinary table, played in a thread of its own, and finished; the
+    # pairing's seat 0 (its colour balance) had the first move.
     for g in games:
         if g.table_id is not None:
             row = await h.bot.store.get_table(g.table_id)
             assert row.status == "finished" and row.thread_id is not None
+            assert (await h.bot.tables.rebuild(g.table_id)).first == 0
     # The channel was told of each round and its end, with the standings picture.
     posted = h.fake.channel_messages(CHANNEL_ID)
     ends = [m for m in posted if m["attachments"] and "is over" in m["content"]]
