@@ -68,8 +68,11 @@ class ActionQueries(StoreCore):
                            (table.id, timed_out_seat))
             if result is not None:
                 await insert_result(tx, table, result, outcomes or [], now)
-                # A tournament's table reports to its event in the same transaction.
-                await report_to_tournament(tx, table.id, result, now)
+                # A tournament's table reports to its event in the same transaction. A
+                # player whose only action was the clock's resignation never showed up.
+                no_show = timed_out_seat is not None and all(
+                    seat != timed_out_seat for seat, _ in full_log[:-1])
+                await report_to_tournament(tx, table.id, result, now, no_show=no_show)
                 # In the same transaction as the end: a game is rated once, or never.
                 await rate_result(tx, table, result, cooperative, now, self.rated_per_day)
                 await tx.execute("DELETE FROM actions WHERE table_id=?", (table.id,))

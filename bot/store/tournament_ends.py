@@ -12,10 +12,11 @@ from .tx import Tx
 
 
 async def report_to_tournament(tx: Tx, table_id: int, result: dict[str, Any],
-                               now: float) -> None:
+                               now: float, *, no_show: bool = False) -> None:
     """The end of a tournament's table, written with the table's end: the game's points (once:
     only while they are unset), and when it was the round's last game, the round's end and
-    the tournament due for its next step."""
+    the tournament due for its next step. ``no_show``: the loser lost on time without having
+    made a move (a forfeit)."""
     row = await tx.fetchrow("SELECT tournament_id, round, seats FROM tournament_games "
                             "WHERE table_id=? AND points IS NULL", (table_id,))
     if row is None:
@@ -27,7 +28,11 @@ async def report_to_tournament(tx: Tx, table_id: int, result: dict[str, Any],
     await tx.execute("UPDATE tournaments SET updated_at=? WHERE id=?", (now, tournament_id))
     points = table_points(len(loads(seats)), result.get("winners") or (), bool(result.get("draw")))
     details = result.get("details") or {}
-    detail = {"reason": result.get("reason"), "turns": details.get("turns")}
+    detail: dict[str, Any] = {"reason": result.get("reason"), "turns": details.get("turns")}
+    if no_show:
+        # Not played, by the Swiss rules: the two may meet again, and the winner's point is
+        # like a bye's (FIDE C.04.1).
+        detail["forfeit"] = True
     changed = await tx.execute(
         "UPDATE tournament_games SET points=?, detail=? WHERE table_id=? AND points IS NULL",
         (dumps(list(points)), dumps(detail), table_id))

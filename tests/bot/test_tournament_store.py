@@ -322,3 +322,60 @@ async def test_sarena_tables_of_three_and_four_grouped_by_score(database):
     round2 = [set(g.seats) for g in games if g.round == 2]
     assert any(top <= seats for seats in round2)  # the two winners of round 1 sit together
     await svc.store.close()
+
+
+async def play_a_turn(svc: TournamentService, table_id: int) -> None:
+    """The player to move plays a whole turn (the first legal actions, never resigning)."""
+    live = await svc.tables.get(table_id)
+    seat = live.game.to_move
+    while live.game.to_move == seat and live.row.status == "playing":
+        action = next(a for a in live.game.legal_actions(seat)
+                      if a["type"] not in ("resign", "offer_draw"))
+        await svc.tables.act(table_id, live.row.seats[seat].user_id, action)
+        live = await svc.tables.get(table_id)
+
+
+async def test_a_player_who_never_moves_loses_by_forfeit_and_it_is_marked(database):
+    """The clock's resignation of a player who made no move is a forfeit (not a game played,
+    for the Swiss rules); one who had moved and then ran out of time simply lost."""
+    svc = await service(database)
+    now = time.time()
+    svc.store.clock = lambda: now
+    t = await svc.create(guild_id=1, channel_id=5, organizer_id=7, name="Clock", game="sensei",
+                         options={}, fmt="swiss", rounds=2, per_table=2, turn_limit=600,
+                         rated=False, starts_at=now, checkin=None, round_every=None,
+                         locale="en-US", seed=9)
+    for i in range(4):
+        await svc.join(t.id, 100 + i, f"P{i}")
+    _, tables = await svc.advance(t.id)
+    # Table 1: the first player never moves. Table 2: both play a turn, then the first
+    # player's time runs out.
+    await play_a_turn(svc, tables[1])
+    await play_a_turn(svc, tables[1])
+    for table_id in tables:
+        live = await svc.tables.get(table_id)
+        deadline = live.row.deadline
+        now = deadline + 1
+        assert await svc.tables.time_out(table_id, deadline) == "forfeit"
+    games = {g.table_id: g for g in await svc.store.tournament_games(t.id)}
+    assert games[tables[0]].detail.get("forfeit") is True
+    assert games[tables[1]].points is not None and "forfeit" not in games[tables[1]].detail
+    await svc.store.close()
+
+
+async def test_a_drawn_knockout_game_is_played_again_from_the_store(database):
+    svc = await service(database)
+    t = await tournament(svc, 2, fmt="knockout")
+    _, tables = await svc.advance(t.id)
+    for playoff in range(3):
+        await svc.set_result(t.id, 1, 1, None, 7)  # a draw, by the table's first board
+        what, tables = await svc.advance(t.id)
+        games = await svc.store.tournament_games(t.id)
+        if playoff < 2:
+            assert what == "replays" and len(tables) == 1 and len(games) == playoff + 2
+            assert games[-1].replay_of == 1 and games[-1].seats == tuple(reversed(games[-2].seats))
+        else:
+            assert what == "finished"
+    tour = await svc.store.get_tournament(t.id)
+    assert tour.winner_id == 100  # three draws: the higher seed
+    await svc.store.close()
