@@ -358,8 +358,10 @@ class TournamentService:
         pool = [Entrant(e.user_id, e.rank) for e in entrants
                 if keeps_draw or e.user_id not in dropped]
         round_seed = derive_seed(t.seed, round_no)
+        # The planned number of rounds tells the Dutch system when the final round (with
+        # its topscorers) is paired.
         paired = pair_round(t.format, pool, played, round_no, per_table=t.per_table,
-                            smallest=cls.min_seats, seed=round_seed)
+                            smallest=cls.min_seats, seed=round_seed, rounds=t.rounds or None)
         tables: list[NewTable] = []
         byes: list[tuple[int, int]] = []
         now = self.store.clock()
