@@ -147,12 +147,14 @@ class _Round:
         return self._c7_key(list(floaters_by_level)[:len(nxt)], len(nxt))
 
 
-def _colour_lb(rnd: _Round, s1: Sequence[int], s2: Sequence[int]) -> int:
+def _colour_lb(rnd: _Round, s1: Sequence[int], s2: Sequence[int], strong: bool = False) -> int:
     """At least this many pairs of ``s1`` (each with a distinct player of ``s2``) want the
-    same colour."""
+    same colour (``strong``: the same colour by a strong preference each; absolute ones
+    count as wildcards there, since two absolute ones do not count for C11)."""
+    P = rnd.P
     w1 = b1 = z1 = w2 = b2 = z2 = 0
     for i in s1:
-        c = rnd.P[i].pref
+        c = P[i].pref if not strong or P[i].strength == STRONG else 0
         if c > 0:
             w1 += 1
         elif c < 0:
@@ -160,7 +162,7 @@ def _colour_lb(rnd: _Round, s1: Sequence[int], s2: Sequence[int]) -> int:
         else:
             z1 += 1
     for j in s2:
-        c = rnd.P[j].pref
+        c = P[j].pref if not strong or P[j].strength == STRONG else 0
         if c > 0:
             w2 += 1
         elif c < 0:
@@ -267,9 +269,26 @@ class _Bracket:
         c6, c7, add = parts
         return (c6, c7, tuple(add))
 
-    def _bound(self, add: list[int], lb10: int) -> tuple:
+    def _bound(self, add: list[int], s1: Sequence[int] = (), avail: Sequence[int] = (),
+               remainder: bool = False) -> tuple:
+        """A lower bound of every candidate below this node: the criteria so far, the colour
+        preferences that the rest must break, the floaters it must leave."""
+        r = self.r
         bound = list(add)
-        bound[2] += lb10
+        if s1:
+            bound[2] += _colour_lb(r, s1, avail)
+            bound[3] += _colour_lb(r, s1, avail, strong=True)
+        floaters = list(self.limbo)
+        cost = r.float_cost(floaters)
+        if remainder:
+            extra = len(avail) - len(s1)
+            for prev, c, c_bits in ((r.prev1, 4, 8), (r.prev2, 6, 10)):
+                down = [j for j in avail if prev[j] == DOWN]
+                forced = max(0, len(down) - (len(avail) - extra))
+                cost[c] += forced
+                if forced:
+                    cost[c_bits] += forced * min(r.bits[j] for j in down)
+        bound = _add(bound, cost)
         return (self.c6, self.ideal[1], tuple(bound))
 
     def _tick(self) -> None:
@@ -287,7 +306,7 @@ class _Bracket:
             return
         if self.best is not None:
             avail = [j for j in self.res if j not in used]
-            if self._bound(add, _colour_lb(r, s1[k:], avail)) >= self.best:
+            if self._bound(add, s1[k:], avail) >= self.best:
                 return
         a = s1[k]
         for j in self.res:
@@ -302,7 +321,7 @@ class _Bracket:
     def remainder(self, rem: list[int], p: int, pairs: list, add: list[int]) -> None:
         s1o, s2o = rem[:p], rem[p:]
         for A, B in _exchanges(len(s1o), len(s2o)):
-            if self.best is not None and self._bound(add, 0) >= self.best:
+            if self.best is not None and self._bound(add) >= self.best:
                 return
             out = {rem[a - 1] for a in A}
             into = {rem[b - 1] for b in B}
@@ -319,7 +338,7 @@ class _Bracket:
             return
         if self.best is not None:
             avail = [j for j in s2 if j not in used]
-            if self._bound(add, _colour_lb(r, s1[k:], avail)) >= self.best:
+            if self._bound(add, s1[k:], avail, remainder=True) >= self.best:
                 return
         a = s1[k]
         for j in s2:
