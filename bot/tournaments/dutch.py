@@ -29,6 +29,7 @@ them, and MDP subsets only while there are at most ``SUBSET_LIMIT``.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from itertools import combinations
 from math import comb
 from typing import Iterable, Sequence
@@ -36,11 +37,11 @@ from typing import Iterable, Sequence
 from .dutch_matching import bipartite_max, complete, cover, max_matching_size
 from .dutch_players import ABSOLUTE, DOWN, STRONG, UP, DutchPlayer, allocate, read_history
 
-BUDGET = 200_000
+BUDGET = 3_000
 EXCHANGE_LIMIT = 20_000
 SUBSET_LIMIT = 4_096
 #: how often a bounded path was taken (for the cross-check's report)
-STATS = {"budget": 0, "exchanges": 0, "subsets": 0, "incomplete": 0}
+STATS = {"budget": 0, "gave_up": 0, "exchanges": 0, "subsets": 0, "incomplete": 0}
 
 
 class _Stop(Exception):
@@ -181,7 +182,12 @@ def _add(a: list[int], b: list[int]) -> list[int]:
     return [x + y for x, y in zip(a, b)]
 
 
-def _exchanges(p: int, q: int):
+@lru_cache(maxsize=256)
+def _exchanges(p: int, q: int) -> tuple:
+    return tuple(_exchange_order(p, q))
+
+
+def _exchange_order(p: int, q: int):
     """D.2: exchanges between S1 (BSN 1..p) and S2 (p+1..p+q), in their order; no exchange
     first."""
     yield (), ()
@@ -295,6 +301,11 @@ class _Bracket:
         self.steps += 1
         if self.steps > BUDGET and self.best is not None:
             STATS["budget"] += 1
+            raise _Stop
+        if self.steps > 10 * BUDGET:
+            # Nothing valid found with this many pairs: try one pair fewer.
+            STATS["gave_up"] += 1
+            self.steps = 0
             raise _Stop
 
     def mdp_dfs(self, s1: list[int], k: int, pairs: list, used: set, add: list[int]) -> None:
