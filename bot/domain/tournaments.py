@@ -73,7 +73,9 @@ class Standing:
 
 
 def played_of(games: Sequence[GameRow]) -> list[Played]:
-    return [Played(g.round, g.board, g.seats, g.points, g.replay_of) for g in games]
+    return [Played(g.round, g.board, g.seats, g.points,
+                   forfeit=bool((g.detail or {}).get("forfeit")), replay_of=g.replay_of)
+            for g in games]
 
 
 def duplicate_points(games: Sequence[GameRow]) -> list[GameRow]:
@@ -366,8 +368,10 @@ class TournamentService:
         pool = [Entrant(e.user_id, e.rank) for e in entrants
                 if keeps_draw or e.user_id not in dropped]
         round_seed = derive_seed(t.seed, round_no)
+        # The planned number of rounds tells the Dutch system when the final round (with
+        # its topscorers) is paired.
         paired = pair_round(t.format, pool, played, round_no, per_table=t.per_table,
-                            smallest=cls.min_seats, seed=round_seed)
+                            smallest=cls.min_seats, seed=round_seed, rounds=t.rounds or None)
         tables: list[NewTable] = []
         byes: list[tuple[int, int]] = []
         now = self.store.clock()

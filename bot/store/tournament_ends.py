@@ -71,7 +71,8 @@ async def _replays_due(tx: Tx, tournament_id: int, round_no: int) -> bool:
         return False
     rows = await tx.fetch("SELECT board, seats, points, replay_of FROM tournament_games "
                           "WHERE tournament_id=? AND round=?", (tournament_id, round_no))
-    played = [Played(round_no, b, tuple(loads(s)), None if p is None else tuple(loads(p)), rep)
+    played = [Played(round_no, b, tuple(loads(s)), None if p is None else tuple(loads(p)),
+                     replay_of=rep)
               for b, s, p, rep in rows]
     rank = {uid: r for uid, r in await tx.fetch(
         "SELECT user_id, rank FROM tournament_entrants WHERE tournament_id=?", (tournament_id,))}

@@ -1,19 +1,15 @@
-"""Pairing a tournament's next round: Swiss (FIDE Dutch principles), round robin (the circle
-method), tables of 3–4 grouped by score (Sàréná) and Narabi's duplicate teams (single
-elimination is in ``knockout``; ``rounds.pair_round`` picks by format).
+"""Pairing a tournament's next round: Swiss (the FIDE Dutch system, in ``dutch``), round
+robin (the circle method), tables of 3–4 grouped by score (Sàréná) and Narabi's duplicate
+teams (single elimination is in ``knockout``; ``rounds.pair_round`` picks by format).
 
 A round is a list of ``Table``: the entrant ids in seat order (seat 0 moves first), or one id
 alone for a bye. Everything is a function of the entrants, the games already played and, where
 a draw of lots is needed, the tournament's seed: the same inputs give the same round.
 
-Why not a library: the one maintained FIDE Dutch engine on PyPI (caissify-pairings, built on
-networkx's matching) took 1.8 s for a 64-player round and 91 s for 200 players on this
-machine; a round of 1,000 must pair in well under a second. The Dutch principles kept here, in
-order of priority: no rematch when one can be avoided; at most one bye each, to the
-lowest-ranked player who has not had one; players meet inside their score group, the top half
-against the bottom half (S1 against S2), floating down only when the group cannot be paired;
-absolute colour preferences (a colour difference of two, or the same colour twice running) are
-respected when possible, and the first move alternates.
+Why not a library at run time: the one maintained FIDE Dutch engine on PyPI
+(caissify-pairings, built on networkx's weighted matching) took 1.8 s for a 64-player round
+and 91 s for 200 players on this machine; a round of 1,000 must pair in well under a second.
+It is the oracle of ``bot.tools.dutch_check`` instead.
 """
 from __future__ import annotations
 
@@ -39,12 +35,15 @@ class Entrant:
 @dataclass(frozen=True)
 class Played:
     """A table of an earlier round: ``seats`` in seat order, ``points`` each seat scored (None
-    while it is being played). A bye is one seat scoring 1."""
+    while it is being played). A bye is one seat scoring 1. ``forfeit``: the game was not
+    played (the loser never showed): it counts for the score, but the two did not meet, it
+    gives no colour, and the winner has had a forfeit win (no pairing-allocated bye then)."""
 
     round: int
     table: int
     seats: tuple[int, ...]
     points: tuple[float, ...] | None
+    forfeit: bool = False
     #: a knockout replay: the board of the match's first game
     replay_of: int | None = None
 
@@ -80,6 +79,8 @@ class History:
                     self.score[pid] = self.score.get(pid, 0.0) + pts
                 if game.bye:
                     self.byes[pid] = self.byes.get(pid, 0) + 1
+                    continue
+                if game.forfeit:  # not played: no meeting, no colour
                     continue
                 self.met.setdefault(pid, set()).update(o for o in game.seats if o != pid)
                 if seat == 0:
@@ -120,8 +121,23 @@ def _ranked(entrants: Sequence[Entrant], history: History) -> list[int]:
 # -- Swiss ---------------------------------------------------------------------------------------
 
 def swiss_round(entrants: Sequence[Entrant], played: Iterable[Played], round_no: int,
-                seed: int = 0) -> list[Table]:
-    """The next Swiss round for two-player games (see the module's docstring)."""
+                seed: int = 0, rounds: int | None = None) -> list[Table]:
+    """The next Swiss round for two-player games by the FIDE Dutch system (``dutch``);
+    ``rounds`` is the planned number of rounds (None: unknown, so no topscorers). When no
+    pairing meets the Dutch absolute criteria (a small field late in a long Swiss), the
+    arbiter's fallback below: the fewest rematches."""
+    from .dutch import dutch_round
+
+    played = list(played)
+    tables = dutch_round(entrants, played, round_no, rounds, seed)
+    if tables is not None:
+        return tables
+    return fallback_round(entrants, played, round_no, seed)
+
+
+def fallback_round(entrants: Sequence[Entrant], played: Iterable[Played], round_no: int,
+                   seed: int = 0) -> list[Table]:
+    """Score groups, the fewest rematches, at most one bye each while possible."""
     history = History(played)
     order = _ranked(entrants, history)
     bye: int | None = None

@@ -9,8 +9,10 @@ from .pairing import (Entrant, Played, Table, narabi_teams, round_robin_round,
 
 
 def pair_round(fmt: str, entrants: Sequence[Entrant], played: Sequence[Played], round_no: int,
-               *, per_table: int = 2, smallest: int = 2, seed: int = 0) -> list[Table]:
-    """The tables of round ``round_no`` of a tournament of format ``fmt``."""
+               *, per_table: int = 2, smallest: int = 2, seed: int = 0,
+               rounds: int | None = None) -> list[Table]:
+    """The tables of round ``round_no`` of a tournament of format ``fmt`` (``rounds``: how
+    many the tournament plans, for the Swiss's last-round rules; None when unknown)."""
     if fmt == "round_robin":
         return round_robin_round(entrants, round_no)
     if fmt == "knockout":
@@ -19,4 +21,4 @@ def pair_round(fmt: str, entrants: Sequence[Entrant], played: Sequence[Played], 
         return narabi_teams(entrants, played, per_table, smallest)
     if per_table > 2:
         return score_groups_tables(entrants, played, per_table, smallest)
-    return swiss_round(entrants, played, round_no, seed)
+    return swiss_round(entrants, played, round_no, seed, rounds)
