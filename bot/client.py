@@ -164,7 +164,8 @@ class TabletopBot(commands.AutoShardedBot):
         nice, idle = AI_PRIORITIES[settings.ai_priority]
         found = games().values()
         self.pool = ThinkPool(settings.ai_workers, nice=nice, idle=idle, preload=[
-            "bot.games.ai", "bot.runtime.puzzles", *(e.ai for e in found if e.ai),
+            "bot.games.ai", "bot.runtime.puzzles", "bot.tournaments.rounds",
+            *(e.ai for e in found if e.ai),
             *(review_module(e.key) for e in found if has_review(e.key))])
         # Pictures are drawn in their own processes too, at normal priority: a click waits for
         # its board, and Pillow's drawing would otherwise hold the event loop's interpreter.

@@ -8,18 +8,20 @@ Nothing here talks to Discord: the cog presents, the scheduler (``bot/runtime``)
 """
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Awaitable, Callable, Sequence
 
 from ..games import game_class
 from ..games.registry import is_game
 from ..store import SeatRow, StaleWrite, Store
 from ..store.tournaments import EntrantRow, GameRow, NewTable, TournamentRow
 from ..tournaments import (Entrant, Played, Row, knockout_rounds, match_winner, matches,
-                           pair_round, replays_due, round_robin_rounds, round_winners,
+                           replays_due, round_robin_rounds, round_winners,
                            standings)
+from ..tournaments.rounds import pair_round_call
 from .tables import TableService
 
 log = logging.getLogger(__name__)
@@ -111,10 +113,22 @@ def duplicate_points(games: Sequence[GameRow]) -> list[GameRow]:
     return out
 
 
+#: (format, entrants, played, round, per table, smallest table, seed, planned rounds) -> tables
+Pairer = Callable[[str, list[Entrant], list[Played], int, int, int, int, "int | None"],
+                  Awaitable[list[tuple[int, ...]]]]
+
+
+async def pair_in_thread(*args: Any) -> list[tuple[int, ...]]:
+    return await asyncio.to_thread(pair_round_call, *args)
+
+
 class TournamentService:
-    def __init__(self, store: Store, tables: TableService) -> None:
+    def __init__(self, store: Store, tables: TableService, *,
+                 pair: Pairer | None = None) -> None:
         self.store = store
         self.tables = tables
+        #: pairs a round away from the event loop (a big Swiss takes a good part of a second)
+        self.pair: Pairer = pair or pair_in_thread
 
     # -- creating and joining -------------------------------------------------------------
 
@@ -370,8 +384,8 @@ class TournamentService:
         round_seed = derive_seed(t.seed, round_no)
         # The planned number of rounds tells the Dutch system when the final round (with
         # its topscorers) is paired.
-        paired = pair_round(t.format, pool, played, round_no, per_table=t.per_table,
-                            smallest=cls.min_seats, seed=round_seed, rounds=t.rounds or None)
+        paired = await self.pair(t.format, pool, played, round_no, t.per_table, cls.min_seats,
+                                 round_seed, t.rounds or None)
         tables: list[NewTable] = []
         byes: list[tuple[int, int]] = []
         now = self.store.clock()

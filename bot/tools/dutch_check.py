@@ -12,39 +12,21 @@ from __future__ import annotations
 import argparse
 import random
 import time
-import warnings
 from typing import Any
 
 from ..tournaments.dutch import STATS, dutch_round, initial_colour
 from ..tournaments.dutch_players import allocate, read_history
 from ..tournaments.pairing import Entrant, Played
+from ..tournaments.reference import reference_round
 
 
 def oracle_round(entrants: list[Entrant], played: list[Played], round_no: int, rounds: int,
                  seed: int) -> list[tuple[int, ...]]:
-    from caissify_pairings.engines.dutch import DutchEngine
-
-    players = read_history([(e.id, e.rank) for e in entrants], played, round_no, rounds)
-    dicts = []
-    for p in players:
-        floats = []
-        for rnd in range(1, round_no):
-            f = p.floats.get(rnd)
-            floats.append("down" if f == "d" else "up" if f == "u" else "none")
-        dicts.append({"id": p.id, "name": str(p.id), "score": p.score, "rating": 0,
-                      "starting_number": p.pn, "pairing_number": p.pn,
-                      "color_hist": ["white" if c > 0 else "black" for c in p.colours],
-                      "float_history": floats, "bye_count": p.byes,
-                      "forfeit_win_count": p.forfeit_wins})
-    met = {(min(p.id, o), max(p.id, o)) for p in players for o in p.opponents}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        engine = DutchEngine(players=dicts, previous_pairings=met, round_number=round_no,
-                             total_rounds=rounds,
-                             initial_color="white" if initial_colour(seed) > 0 else "black")
-        out = engine.generate_pairings()
-    return [(o["white_id"],) if o.get("black_id") is None else (o["white_id"], o["black_id"])
-            for o in out]
+    """The reference library's round (``bot.tournaments.reference``), whatever its size."""
+    tables = reference_round(entrants, played, round_no, rounds, seed)
+    if tables is None:
+        raise RuntimeError("caissify-pairings is not installed or failed on this round")
+    return tables
 
 
 def _play(tables, round_no: int, rng: random.Random) -> list[Played]:

@@ -7,7 +7,8 @@ tournament's seed (``bot/games/``-style purity). The runtime above stores and sc
 from .knockout import (MATCH_GAMES, knockout_round, knockout_rounds, match_winner, matches,
                        replays_due, round_winners)
 from .pairing import (FORMATS, Entrant, Played, Table, narabi_teams, round_robin_round,
-                      round_robin_rounds, score_groups, swiss_round, table_points)
+                      round_robin_rounds, score_groups, table_points)
+from .swiss import swiss_round
 from .rounds import pair_round
 from .standings import Row, standings
 

@@ -120,21 +120,6 @@ def _ranked(entrants: Sequence[Entrant], history: History) -> list[int]:
 
 # -- Swiss ---------------------------------------------------------------------------------------
 
-def swiss_round(entrants: Sequence[Entrant], played: Iterable[Played], round_no: int,
-                seed: int = 0, rounds: int | None = None) -> list[Table]:
-    """The next Swiss round for two-player games by the FIDE Dutch system (``dutch``);
-    ``rounds`` is the planned number of rounds (None: unknown, so no topscorers). When no
-    pairing meets the Dutch absolute criteria (a small field late in a long Swiss), the
-    arbiter's fallback below: the fewest rematches."""
-    from .dutch import dutch_round
-
-    played = list(played)
-    tables = dutch_round(entrants, played, round_no, rounds, seed)
-    if tables is not None:
-        return tables
-    return fallback_round(entrants, played, round_no, seed)
-
-
 def fallback_round(entrants: Sequence[Entrant], played: Iterable[Played], round_no: int,
                    seed: int = 0) -> list[Table]:
     """Score groups, the fewest rematches, at most one bye each while possible."""

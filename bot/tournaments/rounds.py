@@ -5,7 +5,8 @@ from typing import Sequence
 
 from .knockout import knockout_round
 from .pairing import (Entrant, Played, Table, narabi_teams, round_robin_round,
-                      score_groups_tables, swiss_round)
+                      score_groups_tables)
+from .swiss import swiss_round
 
 
 def pair_round(fmt: str, entrants: Sequence[Entrant], played: Sequence[Played], round_no: int,
@@ -22,3 +23,11 @@ def pair_round(fmt: str, entrants: Sequence[Entrant], played: Sequence[Played], 
     if per_table > 2:
         return score_groups_tables(entrants, played, per_table, smallest)
     return swiss_round(entrants, played, round_no, seed, rounds)
+
+
+def pair_round_call(fmt: str, entrants: Sequence[Entrant], played: Sequence[Played],
+                    round_no: int, per_table: int, smallest: int, seed: int,
+                    rounds: int | None) -> list[Table]:
+    """``pair_round`` with every argument by position (a worker process's call)."""
+    return pair_round(fmt, entrants, played, round_no, per_table=per_table, smallest=smallest,
+                      seed=seed, rounds=rounds)

@@ -8,6 +8,7 @@ channel is told comes from ``surfaces.py``.
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 from typing import TYPE_CHECKING, Any
 
@@ -15,9 +16,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.domain.tournaments import TURN_LIMITS, TournamentError, TournamentService
+from bot.domain.tournaments import (TURN_LIMITS, TournamentError, TournamentService,
+                                    pair_in_thread)
 from bot.games import game_class
 from bot.i18n import t
+from bot.runtime.thinkpool import ThinkFailed, ThinkTimeout
 from bot.runtime.tournaments import TournamentClock
 from bot.store import StoreFailure
 from bot.store.tournaments import TournamentRow
@@ -34,6 +37,11 @@ from .surfaces import (CHECKIN_CHOICES, CLOCK_CHOICES, FORMAT_CHOICES, GAME_CHOI
 if TYPE_CHECKING:
     from bot.client import TabletopBot
 
+log = logging.getLogger(__name__)
+
+#: the pairing a worker process runs, and how long it may take
+PAIR_CALL = "bot.tournaments.rounds:pair_round_call"
+PAIR_TIMEOUT = 60.0
 
 async def which_tournament(interaction: discord.Interaction,
                            current: str) -> list[app_commands.Choice[int]]:
@@ -52,11 +60,21 @@ class Tournaments(TournamentSurfaces, commands.Cog):
 
     def __init__(self, bot: "TabletopBot") -> None:
         self.bot = bot
-        self.service = TournamentService(bot.store, bot.tables)
+        self.service = TournamentService(bot.store, bot.tables, pair=self._pair)
         self.clock = TournamentClock(self.service, on_table=bot.reconciler.mark,
                                      on_tournament=self.mark)
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task] = set()
+
+    async def _pair(self, *args: Any) -> list[tuple[int, ...]]:
+        """A round's pairing in an AI worker process (a Swiss of 64 takes up to ~0.6 s of
+        CPU), or in a thread when the pool cannot take it."""
+        try:
+            return await self.bot.pool.call(PAIR_CALL, *args, timeout=PAIR_TIMEOUT)
+        except (ThinkFailed, ThinkTimeout) as exc:
+            log.warning("tournament pairing in a worker failed (%s); pairing in a thread",
+                        type(exc).__name__)
+            return await pair_in_thread(*args)
 
     async def cog_load(self) -> None:
         for tournament_id in await self.bot.store.tournaments_behind():
