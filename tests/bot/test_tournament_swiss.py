@@ -8,18 +8,7 @@ import random
 from bot.tournaments import Entrant, Played, swiss_round
 from bot.tournaments.dutch import dutch_round
 from bot.tournaments.reference import REFERENCE_MAX, reference_round
-
-
-def results(tables, round_no: int, rng: random.Random) -> list[Played]:
-    out = []
-    for board, seats in enumerate(tables, start=1):
-        if len(seats) == 1:
-            out.append(Played(round_no, board, seats, (1.0,)))
-            continue
-        roll = rng.random()
-        points = (0.5, 0.5) if roll < 0.2 else (1.0, 0.0) if roll < 0.6 else (0.0, 1.0)
-        out.append(Played(round_no, board, seats, points))
-    return out
+from tests.bot.test_tournament_pairing import play
 
 
 def test_small_fields_are_paired_by_the_reference_library():
@@ -34,7 +23,7 @@ def test_small_fields_are_paired_by_the_reference_library():
         assert seated == sorted(e.id for e in people) and len(tables[-1]) == 1
         pairs = [frozenset(t) for g in played for t in [g.seats] if len(t) == 2]
         assert not any(frozenset(t) in pairs for t in tables if len(t) == 2)  # no rematch
-        played += results(tables, round_no, rng)
+        played += play(tables, round_no, rng)
 
 
 def test_large_fields_are_paired_by_the_bots_own_engine():
@@ -44,7 +33,7 @@ def test_large_fields_are_paired_by_the_bots_own_engine():
     for round_no in range(1, 3):
         tables = swiss_round(people, played, round_no, seed=4, rounds=5)
         assert tables == dutch_round(people, played, round_no, 5, 4)
-        played += results(tables, round_no, rng)
+        played += play(tables, round_no, rng)
 
 
 def test_a_round_the_library_gets_wrong_is_paired_by_the_bots_engine(monkeypatch):
