@@ -399,3 +399,14 @@ async def test_a_drawn_knockout_game_is_played_again_then_the_seed_goes_through(
     over = [m["content"] for m in h.fake.channel_messages(CHANNEL_ID) if "is over" in m["content"]]
     assert any(f"drawn 3 times; <@{PLAYERS[0].id}>, the higher seed, goes through" in c
                for c in over)
+
+
+def test_a_big_round_s_message_is_split_within_discord_s_limit():
+    from cogs.tournament.surfaces import chunks
+
+    lines = ["Round 1 of 9 of **Big** has started: 300 tables, each in its own thread."] + [
+        f"• Table {i}: <@{10**17 + 2 * i}> – <@{10**17 + 2 * i + 1}> → <#{10**18 + i}>"
+        for i in range(1, 301)]
+    messages = chunks(lines, 2000)
+    assert all(len(m) <= 2000 for m in messages) and len(messages) > 1
+    assert "\n".join(messages).split("\n") == lines  # every line, in order, none cut

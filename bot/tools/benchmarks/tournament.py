@@ -118,7 +118,7 @@ def bench(quick: bool = False) -> dict[str, Any]:
         players, rounds = (16, 4) if quick else (64, 6)
         swiss = asyncio.run(swiss_standin(Path(folder) / "swiss.sqlite3", players, rounds))
         kills = kill_test(str(Path(folder) / "kills.sqlite3"), players=16 if not quick else 8,
-                          rounds=5 if not quick else 3, kills=10 if not quick else 3, seed=11)
+                          rounds=9 if not quick else 3, kills=10 if not quick else 3, seed=11)
     return {"swiss": swiss, "pairing_1000": pairing_speed(1000, 9 if not quick else 3),
             "kills": kills}
 
