@@ -224,11 +224,17 @@ class TournamentSurfaces:
             return
         elif kind == "round_end":
             standing = await self.service.standing(tour.id)
-            text = t("tournament.announce.round_end", locale, name=name,
-                     round=payload["round"])
-            if tour.format == "knockout":
-                text = "\n".join([text, *self._seeded_through(standing, payload["round"])])
-            extra["file"] = await self.picture(standing, locale)
+            seeded = (self._seeded_through(standing, payload["round"])
+                      if tour.format == "knockout" else [])
+            if payload["round"] >= tour.rounds:
+                # The tournament's end follows at once, with the same standings.
+                if not seeded:
+                    return
+                text = "\n".join(seeded)
+            else:
+                text = "\n".join([t("tournament.announce.round_end", locale, name=name,
+                                    round=payload["round"]), *seeded])
+                extra["file"] = await self.picture(standing, locale)
         elif kind == "finished":
             standing = await self.service.standing(tour.id)
             winner = payload.get("winner")

@@ -126,7 +126,8 @@ async def test_a_swiss_of_ai_players_runs_itself_to_the_end(harness):
     # The channel was told of each round and its end, with the standings picture.
     posted = h.fake.channel_messages(CHANNEL_ID)
     ends = [m for m in posted if m["attachments"] and "is over" in m["content"]]
-    assert len(ends) == 4  # three round ends and the final
+    assert len(ends) == 3  # two round ends, then the final's (the last round's end is in it)
+    assert "The winner is" in ends[-1]["content"]
     entrants = await h.bot.store.entrants(tid)
     rows = standings([Entrant(e.user_id, e.rank) for e in entrants],
                      [Played(g.round, g.board, g.seats, g.points) for g in games])
@@ -397,8 +398,10 @@ async def test_a_drawn_knockout_game_is_played_again_then_the_seed_goes_through(
     tour = await h.bot.store.get_tournament(tid)
     assert tour.status == "finished" and tour.winner_id == PLAYERS[0].id  # seed 1
     over = [m["content"] for m in h.fake.channel_messages(CHANNEL_ID) if "is over" in m["content"]]
+    told = [m["content"] for m in h.fake.channel_messages(CHANNEL_ID)]
     assert any(f"drawn 3 times; <@{PLAYERS[0].id}>, the higher seed, goes through" in c
-               for c in over)
+               for c in told)
+    assert any("The winner is" in c for c in over)
 
 
 def test_a_big_round_s_message_is_split_within_discord_s_limit():
