@@ -16,9 +16,11 @@ async def test_a_round_s_message_links_every_table_s_thread(browser, playground,
         await page.locator("#messages article.ephemeral").last.wait_for()
     await page.get_by_text("Players (4)").last.wait_for(timeout=30_000)
     await start.last.click()
-    # The page follows the tables' new threads: back to the tournament's channel.
-    await page.locator("#channels a.chan", has_text="Cup · round 1 · table 2").wait_for(
-        timeout=60_000)
+    # The page follows the tables' new threads (made in any order): once both are there,
+    # back to the tournament's channel.
+    for board in (1, 2):
+        await page.locator("#channels a.chan", has_text=f"Cup · round 1 · table {board}").wait_for(
+            timeout=60_000)
     await page.locator("#channels a.chan", has_text="games").first.click()
     round_message = page.locator("#messages article", has_text="has started").last
     await round_message.wait_for(timeout=60_000)
