@@ -37,14 +37,15 @@ from itertools import combinations
 from math import comb
 from typing import Iterable, Sequence
 
-from .dutch_matching import bipartite_max, complete, cover, max_matching_size
+from .dutch_lookahead import lookahead
+from .dutch_matching import bipartite_max, complete, max_matching_size
 from .dutch_players import ABSOLUTE, DOWN, STRONG, UP, DutchPlayer, allocate, read_history
 
 BUDGET = 3_000
 EXCHANGE_LIMIT = 20_000
 SUBSET_LIMIT = 4_096
 #: how often a bounded path was taken (for the cross-check's report)
-STATS = {"budget": 0, "gave_up": 0, "exchanges": 0, "subsets": 0, "incomplete": 0}
+STATS = {"budget": 0, "gave_up": 0, "exchanges": 0, "subsets": 0, "incomplete": 0, "c7": 0}
 
 
 class _Stop(Exception):
@@ -68,6 +69,12 @@ class _Round:
         self.abs_pref = [p.pref if p.strength == ABSOLUTE and not p.topscorer else 0
                          for p in players]
         self.bye: set[int] = set()
+        self.games = [len(p.opponents) for p in players]
+        # where each score level starts in the ranking (and the end)
+        self.start = [0] * (len(levels) + 1)
+        for i in range(self.n - 1, -1, -1):
+            self.start[self.level[i]] = i
+        self.start[len(levels)] = self.n
 
     # -- absolute criteria ------------------------------------------------------------------
 
@@ -132,23 +139,30 @@ class _Round:
         return [0, 0, 0, 0, c12, 0, c14, 0, c16, 0, c18, 0]
 
     def c7(self, floaters: Sequence[int], nxt: Sequence[int] | None) -> tuple[int, ...]:
-        """The next bracket: its MDPs paired, the higher scores first, then its pairs."""
+        """The next bracket (C7, ``dutch_lookahead``): first its pairs, then its MDPs paired,
+        the higher scores first, with everyone below still pairable. In the last
+        bracket, the bye assignee's unplayed games instead (the games played by whoever is
+        left unpaired, the more the better), as bbpPairings reads C.04.3."""
         if nxt is None:
-            return ()
-        kept = cover(floaters, nxt, self.compat)
-        return self._c7_key(kept, len(nxt))
+            return (-sum(self.games[f] for f in floaters),)
+        below = range(self.start[self.level[nxt[-1]] + 1], self.n)
+        key, _ = lookahead(floaters, nxt, below, self.level, len(self.levels), self.compat,
+                           self.bye.__contains__, STATS)
+        return key
 
-    def _c7_key(self, kept: Sequence[int], size: int) -> tuple[int, ...]:
+    def _c7_key(self, kept: Sequence[int], pairs: int) -> tuple[int, ...]:
         counts = [0] * len(self.levels)
         for f in kept:
             counts[self.level[f]] -= 1
-        pairs = len(kept) + (size - len(kept)) // 2
-        return (*counts, -pairs)
+        return (-pairs, *counts)
 
-    def c7_ideal(self, floaters_by_level: Sequence[int], nxt: Sequence[int] | None):
+    def c7_ideal(self, floaters_by_level: Sequence[int], nxt: Sequence[int] | None,
+                 bracket: Sequence[int] = ()):
         if nxt is None:
-            return ()
-        return self._c7_key(list(floaters_by_level)[:len(nxt)], len(nxt))
+            most = sorted((self.games[i] for i in bracket), reverse=True)
+            return (-sum(most[:len(floaters_by_level)]),)
+        kept = list(floaters_by_level)[:len(nxt)]
+        return self._c7_key(kept, len(kept) + (len(nxt) - len(kept)) // 2)
 
 
 def _colour_lb(rnd: _Round, s1: Sequence[int], s2: Sequence[int], strong: bool = False) -> int:
@@ -265,7 +279,7 @@ class _Bracket:
             limbo = [i for i in self.mdps if i not in s1]
             n_float_res = len(self.res) - len(s1) - 2 * (n1 - len(s1))
             ideal_floaters = sorted(limbo + [self.res[-1]] * n_float_res)
-            ideal = (c6, r.c7_ideal(ideal_floaters, self.nxt), [0] * 12)
+            ideal = (c6, r.c7_ideal(ideal_floaters, self.nxt, self.mdps + self.res), [0] * 12)
             if self.best is not None and self._key(ideal) >= self.best:
                 continue
             self.ideal = ideal

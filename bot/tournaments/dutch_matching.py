@@ -58,7 +58,7 @@ def complete(players: Sequence[int], compat: Compat, bye_ok: Callable[[int], boo
 
 
 def _edmonds(n: int, ok: Callable[[int, int], bool], match: list[int],
-             strict: bool = True) -> bool:
+             strict: bool = True, roots: Sequence[int] | None = None) -> bool:
     adj_cache: dict[int, list[int]] = {}
 
     def adj(v: int) -> list[int]:
@@ -120,7 +120,7 @@ def _edmonds(n: int, ok: Callable[[int, int], bool], match: list[int],
                     queue.append(match[to])
         return -1, parent
 
-    for root in range(n):
+    for root in range(n) if roots is None else roots:
         if match[root] != -1:
             continue
         # No augmenting path from a free vertex now means none later: it stays free in every
