@@ -195,6 +195,31 @@ def _colour_lb(rnd: _Round, s1: Sequence[int], s2: Sequence[int], strong: bool =
     return max(0, len(s1) - (x + y + t + u))
 
 
+def _pairs_colour_lb(rnd: _Round, players: Sequence[int], q: int,
+                     strong: bool = False) -> int:
+    """At least this many of any ``q`` pairs formed among ``players`` (the others left out)
+    want the same colour: leaving out the commoner wish first, the wishes of one colour
+    beyond the other's and the wishless ones must meet each other."""
+    P = rnd.P
+    w = b = z = 0
+    for i in players:
+        c = P[i].pref if not strong or P[i].strength == STRONG else 0
+        if c > 0:
+            w += 1
+        elif c < 0:
+            b += 1
+        else:
+            z += 1
+    drop = max(0, len(players) - 2 * q)
+    hi, lo = max(w, b), min(w, b)
+    cut = min(drop, hi - lo)
+    hi -= cut
+    drop -= cut
+    hi -= (drop + 1) // 2
+    lo -= drop // 2
+    return max(0, hi - lo - z) // 2
+
+
 def _add(a: list[int], b: list[int]) -> list[int]:
     return [x + y for x, y in zip(a, b)]
 
@@ -293,7 +318,7 @@ class _Bracket:
         return (c6, c7, tuple(add))
 
     def _bound(self, add: list[int], s1: Sequence[int] = (), avail: Sequence[int] = (),
-               remainder: bool = False) -> tuple:
+               remainder: bool = False, pairs: int = 0) -> tuple:
         """A lower bound of every candidate below this node: the criteria so far, the colour
         preferences that the rest must break, the floaters it must leave."""
         r = self.r
@@ -301,6 +326,12 @@ class _Bracket:
         if s1:
             bound[2] += _colour_lb(r, s1, avail)
             bound[3] += _colour_lb(r, s1, avail, strong=True)
+        if pairs:
+            # all the pairs still to form (``s1``'s and ``pairs`` more among ``avail``)
+            everyone = list(s1) + list(avail)
+            q = len(s1) + pairs
+            bound[2] = max(bound[2], add[2] + _pairs_colour_lb(r, everyone, q))
+            bound[3] = max(bound[3], add[3] + _pairs_colour_lb(r, everyone, q, strong=True))
         floaters = list(self.limbo)
         cost = r.float_cost(floaters)
         if remainder:
@@ -334,7 +365,7 @@ class _Bracket:
             return
         if self.best is not None:
             avail = [j for j in self.res if j not in used]
-            if self._bound(add, s1[k:], avail) >= self.best:
+            if self._bound(add, s1[k:], avail, pairs=self.n1 - len(s1)) >= self.best:
                 return
         a = s1[k]
         for j in self.res:
@@ -349,7 +380,7 @@ class _Bracket:
     def remainder(self, rem: list[int], p: int, pairs: list, add: list[int]) -> None:
         s1o, s2o = rem[:p], rem[p:]
         for A, B in _exchanges(len(s1o), len(s2o)):
-            if self.best is not None and self._bound(add) >= self.best:
+            if self.best is not None and self._bound(add, (), rem, pairs=p) >= self.best:
                 return
             out = {rem[a - 1] for a in A}
             into = {rem[b - 1] for b in B}
