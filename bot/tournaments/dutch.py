@@ -257,6 +257,8 @@ class _Bracket:
         self.steps = 0
         self.done_cache: dict[frozenset, bool] = {}
         self.c7_cache: dict[frozenset, tuple] = {}
+        self.clash_cache: dict[tuple, int] = {}
+        self.mdp_set = set(mdps)
 
     def solve(self) -> tuple[list[tuple[int, int]], list[int]]:
         r = self.r
@@ -330,8 +332,8 @@ class _Bracket:
             # all the pairs still to form (``s1``'s and ``pairs`` more among ``avail``)
             everyone = list(s1) + list(avail)
             q = len(s1) + pairs
-            bound[2] = max(bound[2], add[2] + _pairs_colour_lb(r, everyone, q))
-            bound[3] = max(bound[3], add[3] + _pairs_colour_lb(r, everyone, q, strong=True))
+            bound[2] = max(bound[2], add[2] + self._clash_lb(everyone, q))
+            bound[3] = max(bound[3], add[3] + self._clash_lb(everyone, q, strong=True))
         floaters = list(self.limbo)
         cost = r.float_cost(floaters)
         if remainder:
@@ -344,6 +346,34 @@ class _Bracket:
                     cost[c_bits] += forced * min(r.bits[j] for j in down)
         bound = _add(bound, cost)
         return (self.c6, self.ideal[1], tuple(bound))
+
+    def _clash_lb(self, players: Sequence[int], q: int, strong: bool = False) -> int:
+        """At least this many of any ``q`` pairs among ``players`` want the same colour
+        (``strong``: by strong preferences, C11): by the wishes' counts, then by a maximum
+        matching of the pairs that do not clash (MDPs never paired together)."""
+        r = self.r
+        lb = _pairs_colour_lb(r, players, q, strong)
+        key = (frozenset(players), q, strong)
+        got = self.clash_cache.get(key)
+        if got is not None:
+            return max(lb, got)
+        P, mdps = r.P, self.mdp_set
+
+        def clash(a: int, b: int) -> bool:
+            x, y = P[a], P[b]
+            if not x.pref or x.pref != y.pref:
+                return False
+            if not strong:
+                return True
+            return (x.strength >= STRONG and y.strength >= STRONG
+                    and not (x.strength == ABSOLUTE and y.strength == ABSOLUTE))
+
+        def ok(a: int, b: int) -> bool:
+            return r.compat(a, b) and not clash(a, b) and not (a in mdps and b in mdps)
+
+        got = max(0, q - max_matching_size(players, ok, enough=q))
+        self.clash_cache[key] = got
+        return max(lb, got)
 
     def _tick(self) -> None:
         self.steps += 1
