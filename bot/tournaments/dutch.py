@@ -69,6 +69,7 @@ class _Round:
         self.abs_pref = [p.pref if p.strength == ABSOLUTE and not p.topscorer else 0
                          for p in players]
         self.bye: set[int] = set()
+        self.bye_level: int | None = None
         self.games = [len(p.opponents) for p in players]
         # where each score level starts in the ranking (and the end)
         self.start = [0] * (len(levels) + 1)
@@ -97,6 +98,7 @@ class _Round:
         for level in range(len(self.levels) - 1, -1, -1):
             self.bye = {i for i in eligible if self.level[i] >= level}
             if self.bye and self.completable(everyone):
+                self.bye_level = level
                 return True
         return False
 
@@ -138,17 +140,29 @@ class _Round:
                 c18 += self.bits[f]
         return [0, 0, 0, 0, c12, 0, c14, 0, c16, 0, c18, 0]
 
-    def c7(self, floaters: Sequence[int], nxt: Sequence[int] | None) -> tuple[int, ...]:
+    def c7(self, floaters: Sequence[int], nxt: Sequence[int] | None,
+           level: int) -> tuple[int, ...]:
         """The next bracket (C7, ``dutch_lookahead``): first its pairs, then its MDPs paired,
-        the higher scores first, with everyone below still pairable. In the last
-        bracket, the bye assignee's unplayed games instead (the games played by whoever is
-        left unpaired, the more the better), as bbpPairings reads C.04.3."""
+        the higher scores first, with everyone below still pairable; then the bye
+        assignee's unplayed games (``bye_games``)."""
         if nxt is None:
-            return (-sum(self.games[f] for f in floaters),)
+            return (self.bye_games(floaters, level, last=True),)
         below = range(self.start[self.level[nxt[-1]] + 1], self.n)
         key, _ = lookahead(floaters, nxt, below, self.level, len(self.levels), self.compat,
                            self.bye.__contains__, STATS)
-        return key
+        return (*key, self.bye_games(floaters, level))
+
+    def bye_games(self, floaters: Sequence[int], level: int, last: bool = False) -> int:
+        """The bye assignee's unplayed games, as bbpPairings reads C.04.3 (after C7, before
+        the colours): when a bracket at or below the bye's score has a single floater of that
+        score, who will take the bye, minus his games played (in the last bracket, of whoever
+        is left unpaired)."""
+        if last:
+            return -sum(self.games[f] for f in floaters)
+        if (self.bye_level is None or level < self.bye_level or len(floaters) != 1
+                or self.level[floaters[0]] != self.bye_level):
+            return 0
+        return -self.games[floaters[0]]
 
     def _c7_key(self, kept: Sequence[int], pairs: int) -> tuple[int, ...]:
         counts = [0] * len(self.levels)
@@ -157,12 +171,17 @@ class _Round:
         return (-pairs, *counts)
 
     def c7_ideal(self, floaters_by_level: Sequence[int], nxt: Sequence[int] | None,
-                 bracket: Sequence[int] = ()):
+                 bracket: Sequence[int], level: int):
+        k = len(floaters_by_level)
         if nxt is None:
             most = sorted((self.games[i] for i in bracket), reverse=True)
-            return (-sum(most[:len(floaters_by_level)]),)
+            return (-sum(most[:k]),)
+        bye = 0
+        if self.bye_level is not None and level >= self.bye_level and k == 1:
+            bye = -max((self.games[i] for i in bracket if self.level[i] == self.bye_level),
+                       default=0)
         kept = list(floaters_by_level)[:len(nxt)]
-        return self._c7_key(kept, len(kept) + (len(nxt) - len(kept)) // 2)
+        return (*self._c7_key(kept, len(kept) + (len(nxt) - len(kept)) // 2), bye)
 
 
 def _colour_lb(rnd: _Round, s1: Sequence[int], s2: Sequence[int], strong: bool = False) -> int:
@@ -306,7 +325,8 @@ class _Bracket:
             limbo = [i for i in self.mdps if i not in s1]
             n_float_res = len(self.res) - len(s1) - 2 * (n1 - len(s1))
             ideal_floaters = sorted(limbo + [self.res[-1]] * n_float_res)
-            ideal = (c6, r.c7_ideal(ideal_floaters, self.nxt, self.mdps + self.res), [0] * 12)
+            ideal = (c6, r.c7_ideal(ideal_floaters, self.nxt, self.mdps + self.res,
+                                     r.level[self.res[0]]), [0] * 12)
             if self.best is not None and self._key(ideal) >= self.best:
                 continue
             self.ideal = ideal
@@ -445,7 +465,7 @@ class _Bracket:
         key = frozenset(floaters)
         c7 = self.c7_cache.get(key)
         if c7 is None:
-            c7 = self.c7_cache[key] = r.c7(floaters, self.nxt)
+            c7 = self.c7_cache[key] = r.c7(floaters, self.nxt, r.level[self.res[0]])
         total = _add(add, r.float_cost(floaters))
         vec = (self.c6, c7, tuple(total))
         if self.best is not None and vec >= self.best:
