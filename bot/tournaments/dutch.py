@@ -325,8 +325,17 @@ class _Bracket:
             limbo = [i for i in self.mdps if i not in s1]
             n_float_res = len(self.res) - len(s1) - 2 * (n1 - len(s1))
             ideal_floaters = sorted(limbo + [self.res[-1]] * n_float_res)
-            ideal = (c6, r.c7_ideal(ideal_floaters, self.nxt, self.mdps + self.res,
-                                     r.level[self.res[0]]), [0] * 12)
+            if n_float_res:
+                c7 = r.c7_ideal(ideal_floaters, self.nxt, self.mdps + self.res,
+                                r.level[self.res[0]])
+            else:
+                # the floaters are known: the unpaired MDPs
+                key = frozenset(limbo)
+                c7 = self.c7_cache.get(key)
+                if c7 is None:
+                    c7 = self.c7_cache[key] = r.c7(sorted(limbo), self.nxt,
+                                                   r.level[self.res[0]])
+            ideal = (c6, c7, [0] * 12)
             if self.best is not None and self._key(ideal) >= self.best:
                 continue
             self.ideal = ideal
@@ -357,6 +366,8 @@ class _Bracket:
         floaters = list(self.limbo)
         cost = r.float_cost(floaters)
         if remainder:
+            bound[2] = max(bound[2], self.floor[0])
+            bound[3] = max(bound[3], self.floor[1])
             extra = len(avail) - len(s1)
             for prev, c, c_bits in ((r.prev1, 4, 8), (r.prev2, 6, 10)):
                 down = [j for j in avail if prev[j] == DOWN]
@@ -429,6 +440,8 @@ class _Bracket:
 
     def remainder(self, rem: list[int], p: int, pairs: list, add: list[int]) -> None:
         s1o, s2o = rem[:p], rem[p:]
+        # whatever the exchange, the remainder's pairs clash at least this much
+        self.floor = (add[2] + self._clash_lb(rem, p), add[3] + self._clash_lb(rem, p, True))
         for A, B in _exchanges(len(s1o), len(s2o)):
             if self.best is not None and self._bound(add, (), rem, pairs=p) >= self.best:
                 return
