@@ -13,21 +13,27 @@ required of every bracket, which makes the PPB/CLB route of A.9 unnecessary: a b
 natural pairing would strand the players below is paired so that it does not.
 
 Among the candidates, the quality criteria decide in their priority: C5 pairs, C6 the score
-differences (more, and higher-scored, MDPs paired), C7 the next bracket (its MDPs paired,
-then its pairs), C8–C9 the topscorers' colours, C10 colour preferences, C11 strong ones,
-C12–C15 repeated floats, C16–C19 their scores. The first candidate that reaches the best
-possible value wins; otherwise the best one, the earliest on ties.
+differences (more, and higher-scored, MDPs paired), C7 the next bracket, then the bye
+assignee's unplayed games, C8–C9 the topscorers' colours, C10 colour preferences, C11 strong
+ones, C12–C15 repeated floats, C16–C19 their scores. The first candidate that reaches the best
+possible value wins; otherwise the best one, the earliest on ties. C7 and the bye criterion
+are read as bbpPairings (the FIDE-endorsed program) reads them: C7 (``dutch_lookahead``) is
+the most pairs inside the next bracket (its residents among themselves too), then its MDPs
+paired by score, always with everyone below still pairable; the bye goes, when it is
+decided in a bracket, to the player with the most games played.
 
 Exactness and speed: the candidates are walked depth first over S2's positions in
 lexicographic order, prefixes breaking an absolute criterion are cut, and a branch is cut
-when its criteria so far (plus a lower bound on the colour preferences still to be broken)
-cannot beat the best candidate found, which keeps the order. Bounded paths (rare; counted in
-``STATS``): a bracket stops searching after ``BUDGET`` steps and keeps its best candidate so
-far; exchanges of k players are generated only while there are at most ``EXCHANGE_LIMIT`` of
-them, and MDP subsets only while there are at most ``SUBSET_LIMIT``. C7 is measured by the
-next bracket's MDPs that can be paired (by score, a transversal-matroid greedy) and its pairs
-assuming its residents pair among themselves. Cross-checked against caissify-pairings: 113 of
-2,067 random rounds still pair differently (2026-11-27), so this is not yet exact.
+when its criteria so far (plus lower bounds on the colour clashes still to come: by the
+wishes' counts, and by a maximum matching of the pairs that do not clash) cannot beat the
+best candidate found, which keeps the order. Bounded paths (rare; counted in ``STATS``): a
+bracket stops searching after ``BUDGET`` steps and keeps its best candidate so far; exchanges
+of k players are generated only while there are at most ``EXCHANGE_LIMIT`` of them, MDP
+subsets only while there are at most ``SUBSET_LIMIT``, and C7's search under completion stops
+after ``C7_BUDGET`` steps. Cross-checked against caissify-pairings (2026-11-27): 10..40
+players, 2,065 random rounds, 10 pair differently (113 of 2,067 before this reading of C7
+and the bye); 65..100 players, 84 rounds, 1 (23 before). The differences left are budget
+stops: a bracket whose best candidate is not proved within its budget.
 """
 from __future__ import annotations
 

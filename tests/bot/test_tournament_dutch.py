@@ -177,9 +177,10 @@ def test_the_cross_check_against_caissify_pairings_finds_no_discrepancy():
 
     report = check(tournaments=8, low=9, high=22, rounds=7, seed=2026, show=1)
     assert report["rounds_checked"] >= 40
-    # The target is zero; not reached yet. Measured 2026-11-27: 113 rounds of 2,067 differ in
-    # their pairs (docs/measurements/bench.md); this bound keeps the rate from getting worse.
-    assert report["pair_discrepancies"] <= 0.08 * report["rounds_checked"], report["dumps"]
+    # The target is zero; not reached everywhere yet. Measured 2026-11-27: 0 of these 56
+    # rounds differ, and 0.1-0.5 % of the larger runs (docs/measurements/bench.md); this bound
+    # (one round in 50) keeps the rate from getting worse.
+    assert report["pair_discrepancies"] <= 0.02 * report["rounds_checked"], report["dumps"]
     # Colours: every difference is the oracle's E.2–E.5 ranking by pairing number alone.
     assert report["colour_only_discrepancies"] == 0, report["dumps"]
 
