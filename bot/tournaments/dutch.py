@@ -27,7 +27,8 @@ lexicographic order, prefixes breaking an absolute criterion are cut, and a bran
 when its criteria so far (plus lower bounds on the colour clashes still to come: by the
 wishes' counts, and by a maximum matching of the pairs that do not clash) cannot beat the
 best candidate found, which keeps the order. Bounded paths (rare; counted in ``STATS``): a
-bracket stops searching after ``BUDGET`` steps and keeps its best candidate so far; exchanges
+bracket stops searching after ``BUDGET`` steps (more in smaller fields: ``ROUND_STEPS``
+divided by the players, up to 30,000 from 100 players down) and keeps its best candidate so far; exchanges
 of k players are generated only while there are at most ``EXCHANGE_LIMIT`` of them, MDP
 subsets only while there are at most ``SUBSET_LIMIT``, and C7's search under completion stops
 after ``C7_BUDGET`` steps. Cross-checked against caissify-pairings (2026-11-27): 10..40
@@ -48,6 +49,8 @@ from .dutch_matching import bipartite_max, complete, max_matching_size
 from .dutch_players import ABSOLUTE, DOWN, STRONG, UP, DutchPlayer, allocate, read_history
 
 BUDGET = 3_000
+#: a round's steps to share: smaller fields give each bracket more (``BUDGET`` to 10 times it)
+ROUND_STEPS = 3_000_000
 EXCHANGE_LIMIT = 20_000
 SUBSET_LIMIT = 4_096
 #: how often a bounded path was taken (for the cross-check's report)
@@ -76,6 +79,7 @@ class _Round:
                          for p in players]
         self.bye: set[int] = set()
         self.bye_level: int | None = None
+        self.budget = min(10 * BUDGET, max(BUDGET, ROUND_STEPS // max(self.n, 1)))
         self.games = [len(p.opponents) for p in players]
         # where each score level starts in the ranking (and the end)
         self.start = [0] * (len(levels) + 1)
@@ -414,10 +418,10 @@ class _Bracket:
 
     def _tick(self) -> None:
         self.steps += 1
-        if self.steps > BUDGET and self.best is not None:
+        if self.steps > self.r.budget and self.best is not None:
             STATS["budget"] += 1
             raise _Stop
-        if self.steps > 10 * BUDGET:
+        if self.steps > max(10 * BUDGET, self.r.budget):
             # Nothing valid found with this many pairs: try one pair fewer.
             STATS["gave_up"] += 1
             self.steps = 0
