@@ -28,13 +28,17 @@ when its criteria so far (plus lower bounds on the colour clashes still to come:
 wishes' counts, and by a maximum matching of the pairs that do not clash) cannot beat the
 best candidate found, which keeps the order. Bounded paths (rare; counted in ``STATS``): a
 bracket stops searching after ``BUDGET`` steps (more in smaller fields: ``ROUND_STEPS``
-divided by the players, up to 30,000 from 100 players down) and keeps its best candidate so far; exchanges
-of k players are generated only while there are at most ``EXCHANGE_LIMIT`` of them, MDP
-subsets only while there are at most ``SUBSET_LIMIT``, and C7's search under completion stops
-after ``C7_BUDGET`` steps. Cross-checked against caissify-pairings (2026-11-27): 10..40
-players, 2,065 random rounds, 10 pair differently (113 of 2,067 before this reading of C7
-and the bye); 65..100 players, 84 rounds, 1 (23 before). The differences left are budget
-stops: a bracket whose best candidate is not proved within its budget.
+divided by the players, up to 30,000 from 100 players down) and keeps its best candidate so
+far; exchanges of k players are generated only while there are at most ``EXCHANGE_LIMIT`` of
+them, MDP subsets only while there are at most ``SUBSET_LIMIT``, and C7's search under
+completion stops after ``C7_BUDGET`` steps. The bye criterion's condition (a bracket at the
+bye's score with one floater of that score) is ours; bbpPairings decides it with a
+preliminary matching. Cross-checked against caissify-pairings (2026-11-27, the commands in
+docs/measurements/bench.md): 10..40 players, 0 of 2,065 random rounds pair differently (107
+of 2,067 before this reading of C7 and the bye); 65..100 players, 1 of 84 and 1 of 56 (23
+and 13 before), each run with one budget stop. The one examined is a bracket (one MDP, 24
+residents) whose best candidate lies deep in the exchange order, beyond its 30,000 steps,
+with colour bounds too weak to cut the branches before it (300,000 steps find it).
 """
 from __future__ import annotations
 

@@ -169,6 +169,25 @@ def test_e5_pairing_number_parity_and_the_initial_colour():
     assert allocate(a, b, 1) == (b, a)     # 4 is even: the other colour
 
 
+def test_c7_counts_the_next_brackets_pairs_only_as_far_as_everyone_below_can_pair():
+    # Floater 0 (level 0), next bracket 1 and 2 (level 1), below 3, 4, 5 (level 2) who cannot
+    # meet each other. Alone, the next bracket would pair once (0 with 1, 2 left over, or
+    # 1 with 2): key (-1 pair, floater 0 kept). But then 3, 4 and 5 cannot all be paired: each
+    # needs one of 0, 1, 2, so the next bracket pairs nobody.
+    from bot.tournaments.dutch_lookahead import lookahead
+
+    below = {3, 4, 5}
+    compat = lambda a, b: not (a in below and b in below)  # noqa: E731
+    level = [0, 1, 1, 2, 2, 2]
+    key, ok = lookahead([0], [1, 2], [3, 4, 5], level, 3, compat, lambda i: False, {})
+    assert ok and key == (0, 0, 0, 0)
+    # With 4 and 5 able to meet, only 3 needs a partner from above: 0-1, 2-3, 4-5 keeps one
+    # pair in the next bracket, with the floater in it.
+    compat2 = lambda a, b: {a, b} == {4, 5} or not (a in below and b in below)  # noqa: E731
+    key, ok = lookahead([0], [1, 2], [3, 4, 5], level, 3, compat2, lambda i: False, {})
+    assert ok and key == (-1, -1, 0, 0)
+
+
 # -- cross-check -------------------------------------------------------------------------------
 
 def test_the_cross_check_against_caissify_pairings_finds_no_discrepancy():
