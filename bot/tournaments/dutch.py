@@ -36,9 +36,9 @@ bye's score with one floater of that score) is ours; bbpPairings decides it with
 preliminary matching. Cross-checked against caissify-pairings (2026-11-27, the commands in
 docs/measurements/bench.md): 10..40 players, 0 of 2,065 random rounds pair differently (107
 of 2,067 before this reading of C7 and the bye); 65..100 players, 1 of 84 and 1 of 56 (23
-and 13 before), each run with one budget stop. The one examined is a bracket (one MDP, 24
-residents) whose best candidate lies deep in the exchange order, beyond its 30,000 steps,
-with colour bounds too weak to cut the branches before it (300,000 steps find it).
+and 13 before), both budget stops: brackets of 25 and 26 players whose best candidate
+(fewer colour clashes) lies deep in the exchange order, beyond their 30,000 steps, with
+colour bounds too weak to cut the branches before it (300,000 steps find the first).
 """
 from __future__ import annotations
 
