@@ -13,21 +13,32 @@ required of every bracket, which makes the PPB/CLB route of A.9 unnecessary: a b
 natural pairing would strand the players below is paired so that it does not.
 
 Among the candidates, the quality criteria decide in their priority: C5 pairs, C6 the score
-differences (more, and higher-scored, MDPs paired), C7 the next bracket (its MDPs paired,
-then its pairs), C8–C9 the topscorers' colours, C10 colour preferences, C11 strong ones,
-C12–C15 repeated floats, C16–C19 their scores. The first candidate that reaches the best
-possible value wins; otherwise the best one, the earliest on ties.
+differences (more, and higher-scored, MDPs paired), C7 the next bracket, then the bye
+assignee's unplayed games, C8–C9 the topscorers' colours, C10 colour preferences, C11 strong
+ones, C12–C15 repeated floats, C16–C19 their scores. The first candidate that reaches the best
+possible value wins; otherwise the best one, the earliest on ties. C7 and the bye criterion
+are read as bbpPairings (the FIDE-endorsed program) reads them: C7 (``dutch_lookahead``) is
+the most pairs inside the next bracket (its residents among themselves too), then its MDPs
+paired by score, always with everyone below still pairable; the bye goes, when it is
+decided in a bracket, to the player with the most games played.
 
 Exactness and speed: the candidates are walked depth first over S2's positions in
 lexicographic order, prefixes breaking an absolute criterion are cut, and a branch is cut
-when its criteria so far (plus a lower bound on the colour preferences still to be broken)
-cannot beat the best candidate found, which keeps the order. Bounded paths (rare; counted in
-``STATS``): a bracket stops searching after ``BUDGET`` steps and keeps its best candidate so
+when its criteria so far (plus lower bounds on the colour clashes still to come: by the
+wishes' counts, and by a maximum matching of the pairs that do not clash) cannot beat the
+best candidate found, which keeps the order. Bounded paths (rare; counted in ``STATS``): a
+bracket stops searching after ``BUDGET`` steps (more in smaller fields: ``ROUND_STEPS``
+divided by the players, up to 30,000 from 100 players down) and keeps its best candidate so
 far; exchanges of k players are generated only while there are at most ``EXCHANGE_LIMIT`` of
-them, and MDP subsets only while there are at most ``SUBSET_LIMIT``. C7 is measured by the
-next bracket's MDPs that can be paired (by score, a transversal-matroid greedy) and its pairs
-assuming its residents pair among themselves. Cross-checked against caissify-pairings: 113 of
-2,067 random rounds still pair differently (2026-11-27), so this is not yet exact.
+them, MDP subsets only while there are at most ``SUBSET_LIMIT``, and C7's search under
+completion stops after ``C7_BUDGET`` steps. The bye criterion's condition (a bracket at the
+bye's score with one floater of that score) is ours; bbpPairings decides it with a
+preliminary matching. Cross-checked against caissify-pairings (2026-11-27, the commands in
+docs/measurements/bench.md): 10..40 players, 0 of 2,065 random rounds pair differently (107
+of 2,067 before this reading of C7 and the bye); 65..100 players, 1 of 84 and 1 of 56 (23
+and 13 before), both budget stops: brackets of 25 and 26 players whose best candidate
+(fewer colour clashes) lies deep in the exchange order, beyond their 30,000 steps, with
+colour bounds too weak to cut the branches before it (300,000 steps find the first).
 """
 from __future__ import annotations
 
@@ -37,14 +48,17 @@ from itertools import combinations
 from math import comb
 from typing import Iterable, Sequence
 
-from .dutch_matching import bipartite_max, complete, cover, max_matching_size
+from .dutch_lookahead import lookahead
+from .dutch_matching import bipartite_max, complete, max_matching_size
 from .dutch_players import ABSOLUTE, DOWN, STRONG, UP, DutchPlayer, allocate, read_history
 
 BUDGET = 3_000
+#: a round's steps to share: smaller fields give each bracket more (``BUDGET`` to 10 times it)
+ROUND_STEPS = 3_000_000
 EXCHANGE_LIMIT = 20_000
 SUBSET_LIMIT = 4_096
 #: how often a bounded path was taken (for the cross-check's report)
-STATS = {"budget": 0, "gave_up": 0, "exchanges": 0, "subsets": 0, "incomplete": 0}
+STATS = {"budget": 0, "gave_up": 0, "exchanges": 0, "subsets": 0, "incomplete": 0, "c7": 0}
 
 
 class _Stop(Exception):
@@ -68,6 +82,14 @@ class _Round:
         self.abs_pref = [p.pref if p.strength == ABSOLUTE and not p.topscorer else 0
                          for p in players]
         self.bye: set[int] = set()
+        self.bye_level: int | None = None
+        self.budget = min(10 * BUDGET, max(BUDGET, ROUND_STEPS // max(self.n, 1)))
+        self.games = [len(p.opponents) for p in players]
+        # where each score level starts in the ranking (and the end)
+        self.start = [0] * (len(levels) + 1)
+        for i in range(self.n - 1, -1, -1):
+            self.start[self.level[i]] = i
+        self.start[len(levels)] = self.n
 
     # -- absolute criteria ------------------------------------------------------------------
 
@@ -90,6 +112,7 @@ class _Round:
         for level in range(len(self.levels) - 1, -1, -1):
             self.bye = {i for i in eligible if self.level[i] >= level}
             if self.bye and self.completable(everyone):
+                self.bye_level = level
                 return True
         return False
 
@@ -131,24 +154,48 @@ class _Round:
                 c18 += self.bits[f]
         return [0, 0, 0, 0, c12, 0, c14, 0, c16, 0, c18, 0]
 
-    def c7(self, floaters: Sequence[int], nxt: Sequence[int] | None) -> tuple[int, ...]:
-        """The next bracket: its MDPs paired, the higher scores first, then its pairs."""
+    def c7(self, floaters: Sequence[int], nxt: Sequence[int] | None,
+           level: int) -> tuple[int, ...]:
+        """The next bracket (C7, ``dutch_lookahead``): first its pairs, then its MDPs paired,
+        the higher scores first, with everyone below still pairable; then the bye
+        assignee's unplayed games (``bye_games``)."""
         if nxt is None:
-            return ()
-        kept = cover(floaters, nxt, self.compat)
-        return self._c7_key(kept, len(nxt))
+            return (self.bye_games(floaters, level, last=True),)
+        below = range(self.start[self.level[nxt[-1]] + 1], self.n)
+        key, _ = lookahead(floaters, nxt, below, self.level, len(self.levels), self.compat,
+                           self.bye.__contains__, STATS)
+        return (*key, self.bye_games(floaters, level))
 
-    def _c7_key(self, kept: Sequence[int], size: int) -> tuple[int, ...]:
+    def bye_games(self, floaters: Sequence[int], level: int, last: bool = False) -> int:
+        """The bye assignee's unplayed games, as bbpPairings reads C.04.3 (after C7, before
+        the colours): when a bracket at or below the bye's score has a single floater of that
+        score, who will take the bye, minus his games played (in the last bracket, of whoever
+        is left unpaired)."""
+        if last:
+            return -sum(self.games[f] for f in floaters)
+        if (self.bye_level is None or level < self.bye_level or len(floaters) != 1
+                or self.level[floaters[0]] != self.bye_level):
+            return 0
+        return -self.games[floaters[0]]
+
+    def _c7_key(self, kept: Sequence[int], pairs: int) -> tuple[int, ...]:
         counts = [0] * len(self.levels)
         for f in kept:
             counts[self.level[f]] -= 1
-        pairs = len(kept) + (size - len(kept)) // 2
-        return (*counts, -pairs)
+        return (-pairs, *counts)
 
-    def c7_ideal(self, floaters_by_level: Sequence[int], nxt: Sequence[int] | None):
+    def c7_ideal(self, floaters_by_level: Sequence[int], nxt: Sequence[int] | None,
+                 bracket: Sequence[int], level: int):
+        k = len(floaters_by_level)
         if nxt is None:
-            return ()
-        return self._c7_key(list(floaters_by_level)[:len(nxt)], len(nxt))
+            most = sorted((self.games[i] for i in bracket), reverse=True)
+            return (-sum(most[:k]),)
+        bye = 0
+        if self.bye_level is not None and level >= self.bye_level and k == 1:
+            bye = -max((self.games[i] for i in bracket if self.level[i] == self.bye_level),
+                       default=0)
+        kept = list(floaters_by_level)[:len(nxt)]
+        return (*self._c7_key(kept, len(kept) + (len(nxt) - len(kept)) // 2), bye)
 
 
 def _colour_lb(rnd: _Round, s1: Sequence[int], s2: Sequence[int], strong: bool = False) -> int:
@@ -179,6 +226,31 @@ def _colour_lb(rnd: _Round, s1: Sequence[int], s2: Sequence[int], strong: bool =
     t = min(w1 + b1, z2)
     u = min(z1, w2 + b2 + z2 - t)
     return max(0, len(s1) - (x + y + t + u))
+
+
+def _pairs_colour_lb(rnd: _Round, players: Sequence[int], q: int,
+                     strong: bool = False) -> int:
+    """At least this many of any ``q`` pairs formed among ``players`` (the others left out)
+    want the same colour: leaving out the commoner wish first, the wishes of one colour
+    beyond the other's and the wishless ones must meet each other."""
+    P = rnd.P
+    w = b = z = 0
+    for i in players:
+        c = P[i].pref if not strong or P[i].strength == STRONG else 0
+        if c > 0:
+            w += 1
+        elif c < 0:
+            b += 1
+        else:
+            z += 1
+    drop = max(0, len(players) - 2 * q)
+    hi, lo = max(w, b), min(w, b)
+    cut = min(drop, hi - lo)
+    hi -= cut
+    drop -= cut
+    hi -= (drop + 1) // 2
+    lo -= drop // 2
+    return max(0, hi - lo - z) // 2
 
 
 def _add(a: list[int], b: list[int]) -> list[int]:
@@ -218,6 +290,8 @@ class _Bracket:
         self.steps = 0
         self.done_cache: dict[frozenset, bool] = {}
         self.c7_cache: dict[frozenset, tuple] = {}
+        self.clash_cache: dict[tuple, int] = {}
+        self.mdp_set = set(mdps)
 
     def solve(self) -> tuple[list[tuple[int, int]], list[int]]:
         r = self.r
@@ -265,7 +339,17 @@ class _Bracket:
             limbo = [i for i in self.mdps if i not in s1]
             n_float_res = len(self.res) - len(s1) - 2 * (n1 - len(s1))
             ideal_floaters = sorted(limbo + [self.res[-1]] * n_float_res)
-            ideal = (c6, r.c7_ideal(ideal_floaters, self.nxt), [0] * 12)
+            if n_float_res:
+                c7 = r.c7_ideal(ideal_floaters, self.nxt, self.mdps + self.res,
+                                r.level[self.res[0]])
+            else:
+                # the floaters are known: the unpaired MDPs
+                key = frozenset(limbo)
+                c7 = self.c7_cache.get(key)
+                if c7 is None:
+                    c7 = self.c7_cache[key] = r.c7(sorted(limbo), self.nxt,
+                                                   r.level[self.res[0]])
+            ideal = (c6, c7, [0] * 12)
             if self.best is not None and self._key(ideal) >= self.best:
                 continue
             self.ideal = ideal
@@ -279,7 +363,7 @@ class _Bracket:
         return (c6, c7, tuple(add))
 
     def _bound(self, add: list[int], s1: Sequence[int] = (), avail: Sequence[int] = (),
-               remainder: bool = False) -> tuple:
+               remainder: bool = False, pairs: int = 0) -> tuple:
         """A lower bound of every candidate below this node: the criteria so far, the colour
         preferences that the rest must break, the floaters it must leave."""
         r = self.r
@@ -287,9 +371,17 @@ class _Bracket:
         if s1:
             bound[2] += _colour_lb(r, s1, avail)
             bound[3] += _colour_lb(r, s1, avail, strong=True)
+        if pairs:
+            # all the pairs still to form (``s1``'s and ``pairs`` more among ``avail``)
+            everyone = list(s1) + list(avail)
+            q = len(s1) + pairs
+            bound[2] = max(bound[2], add[2] + self._clash_lb(everyone, q))
+            bound[3] = max(bound[3], add[3] + self._clash_lb(everyone, q, strong=True))
         floaters = list(self.limbo)
         cost = r.float_cost(floaters)
         if remainder:
+            bound[2] = max(bound[2], self.floor[0])
+            bound[3] = max(bound[3], self.floor[1])
             extra = len(avail) - len(s1)
             for prev, c, c_bits in ((r.prev1, 4, 8), (r.prev2, 6, 10)):
                 down = [j for j in avail if prev[j] == DOWN]
@@ -300,12 +392,40 @@ class _Bracket:
         bound = _add(bound, cost)
         return (self.c6, self.ideal[1], tuple(bound))
 
+    def _clash_lb(self, players: Sequence[int], q: int, strong: bool = False) -> int:
+        """At least this many of any ``q`` pairs among ``players`` want the same colour
+        (``strong``: by strong preferences, C11): by the wishes' counts, then by a maximum
+        matching of the pairs that do not clash (MDPs never paired together)."""
+        r = self.r
+        lb = _pairs_colour_lb(r, players, q, strong)
+        key = (frozenset(players), q, strong)
+        got = self.clash_cache.get(key)
+        if got is not None:
+            return max(lb, got)
+        P, mdps = r.P, self.mdp_set
+
+        def clash(a: int, b: int) -> bool:
+            x, y = P[a], P[b]
+            if not x.pref or x.pref != y.pref:
+                return False
+            if not strong:
+                return True
+            return (x.strength >= STRONG and y.strength >= STRONG
+                    and not (x.strength == ABSOLUTE and y.strength == ABSOLUTE))
+
+        def ok(a: int, b: int) -> bool:
+            return r.compat(a, b) and not clash(a, b) and not (a in mdps and b in mdps)
+
+        got = max(0, q - max_matching_size(players, ok, enough=q))
+        self.clash_cache[key] = got
+        return max(lb, got)
+
     def _tick(self) -> None:
         self.steps += 1
-        if self.steps > BUDGET and self.best is not None:
+        if self.steps > self.r.budget and self.best is not None:
             STATS["budget"] += 1
             raise _Stop
-        if self.steps > 10 * BUDGET:
+        if self.steps > max(10 * BUDGET, self.r.budget):
             # Nothing valid found with this many pairs: try one pair fewer.
             STATS["gave_up"] += 1
             self.steps = 0
@@ -320,7 +440,7 @@ class _Bracket:
             return
         if self.best is not None:
             avail = [j for j in self.res if j not in used]
-            if self._bound(add, s1[k:], avail) >= self.best:
+            if self._bound(add, s1[k:], avail, pairs=self.n1 - len(s1)) >= self.best:
                 return
         a = s1[k]
         for j in self.res:
@@ -334,8 +454,10 @@ class _Bracket:
 
     def remainder(self, rem: list[int], p: int, pairs: list, add: list[int]) -> None:
         s1o, s2o = rem[:p], rem[p:]
+        # whatever the exchange, the remainder's pairs clash at least this much
+        self.floor = (add[2] + self._clash_lb(rem, p), add[3] + self._clash_lb(rem, p, True))
         for A, B in _exchanges(len(s1o), len(s2o)):
-            if self.best is not None and self._bound(add) >= self.best:
+            if self.best is not None and self._bound(add, (), rem, pairs=p) >= self.best:
                 return
             out = {rem[a - 1] for a in A}
             into = {rem[b - 1] for b in B}
@@ -370,7 +492,7 @@ class _Bracket:
         key = frozenset(floaters)
         c7 = self.c7_cache.get(key)
         if c7 is None:
-            c7 = self.c7_cache[key] = r.c7(floaters, self.nxt)
+            c7 = self.c7_cache[key] = r.c7(floaters, self.nxt, r.level[self.res[0]])
         total = _add(add, r.float_cost(floaters))
         vec = (self.c6, c7, tuple(total))
         if self.best is not None and vec >= self.best:

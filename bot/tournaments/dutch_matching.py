@@ -58,7 +58,7 @@ def complete(players: Sequence[int], compat: Compat, bye_ok: Callable[[int], boo
 
 
 def _edmonds(n: int, ok: Callable[[int, int], bool], match: list[int],
-             strict: bool = True) -> bool:
+             strict: bool = True, roots: Sequence[int] | None = None) -> bool:
     adj_cache: dict[int, list[int]] = {}
 
     def adj(v: int) -> list[int]:
@@ -120,7 +120,7 @@ def _edmonds(n: int, ok: Callable[[int, int], bool], match: list[int],
                     queue.append(match[to])
         return -1, parent
 
-    for root in range(n):
+    for root in range(n) if roots is None else roots:
         if match[root] != -1:
             continue
         # No augmenting path from a free vertex now means none later: it stays free in every
@@ -166,8 +166,9 @@ def bipartite_max(left: Sequence[int], right: Sequence[int], compat: Compat) -> 
     return len(cover(left, right, compat))
 
 
-def max_matching_size(players: Sequence[int], ok: Compat) -> int:
-    """The size of a maximum matching among ``players`` (Edmonds, with a greedy start)."""
+def max_matching_size(players: Sequence[int], ok: Compat, enough: int | None = None) -> int:
+    """The size of a maximum matching among ``players`` (Edmonds, with a greedy start); with
+    ``enough``, any size at least that once the greedy start reaches it."""
     nodes = list(players)
     n = len(nodes)
     match = [-1] * n
@@ -179,7 +180,7 @@ def max_matching_size(players: Sequence[int], ok: Compat) -> int:
                 match[i], match[j] = j, i
                 break
     best = sum(1 for m in match if m != -1) // 2
-    if 2 * best >= n - 1:
+    if 2 * best >= n - 1 or (enough is not None and best >= enough):
         return best
     local = lambda i, j: ok(nodes[i], nodes[j])  # noqa: E731
     _edmonds(n, local, match, strict=False)

@@ -8,7 +8,7 @@ import itertools
 import random
 from functools import lru_cache
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from bot.tournaments import (Entrant, Played, knockout_round, knockout_rounds, narabi_teams,
                              pair_round, round_robin_round, round_robin_rounds, standings,
@@ -139,6 +139,8 @@ def test_narabi_duplicate_teams_are_of_three_to_five():
 
 @settings(max_examples=60, deadline=None)
 @given(n=st.integers(2, 12), rounds=st.integers(1, 6), seed=st.integers(0, 10_000))
+# five players, round four: no legal bye is left, and the library would give a second one
+@example(n=5, rounds=4, seed=3)
 def test_swiss_properties(n, rounds, seed):
     rng = random.Random(seed)
     people = entrants(n)
