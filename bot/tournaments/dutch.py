@@ -48,213 +48,13 @@ from itertools import combinations
 from math import comb
 from typing import Iterable, Sequence
 
-from .dutch_lookahead import lookahead
-from .dutch_matching import bipartite_max, complete, max_matching_size
-from .dutch_players import ABSOLUTE, DOWN, STRONG, UP, DutchPlayer, allocate, read_history
+from .dutch_matching import bipartite_max, max_matching_size
+from .dutch_players import ABSOLUTE, DOWN, STRONG, DutchPlayer, allocate, read_history
+from .dutch_round import (BUDGET, STATS, RoundView, StopSearch, add_costs, colour_lower_bound,
+                          pairs_colour_lower_bound)
 
-BUDGET = 3_000
-#: a round's steps to share: smaller fields give each bracket more (``BUDGET`` to 10 times it)
-ROUND_STEPS = 3_000_000
 EXCHANGE_LIMIT = 20_000
 SUBSET_LIMIT = 4_096
-#: how often a bounded path was taken (for the cross-check's report)
-STATS = {"budget": 0, "gave_up": 0, "exchanges": 0, "subsets": 0, "incomplete": 0, "c7": 0}
-
-
-class _Stop(Exception):
-    pass
-
-
-class _Round:
-    def __init__(self, players: list[DutchPlayer], round_no: int) -> None:
-        players.sort(key=lambda p: (-p.score, p.pn))
-        self.P = players
-        self.n = len(players)
-        idx = {p.id: i for i, p in enumerate(players)}
-        self.opp = [{idx[o] for o in p.opponents if o in idx} for p in players]
-        self.prev1 = [p.floats.get(round_no - 1) for p in players]
-        self.prev2 = [p.floats.get(round_no - 2) for p in players]
-        levels = sorted({p.score for p in players}, reverse=True)
-        self.levels = levels
-        self.level = [levels.index(p.score) for p in players]
-        k = self.n.bit_length() + 1
-        self.bits = [1 << (k * (len(levels) - 1 - self.level[i])) for i in range(self.n)]
-        self.abs_pref = [p.pref if p.strength == ABSOLUTE and not p.topscorer else 0
-                         for p in players]
-        self.bye: set[int] = set()
-        self.bye_level: int | None = None
-        self.budget = min(10 * BUDGET, max(BUDGET, ROUND_STEPS // max(self.n, 1)))
-        self.games = [len(p.opponents) for p in players]
-        # where each score level starts in the ranking (and the end)
-        self.start = [0] * (len(levels) + 1)
-        for i in range(self.n - 1, -1, -1):
-            self.start[self.level[i]] = i
-        self.start[len(levels)] = self.n
-
-    # -- absolute criteria ------------------------------------------------------------------
-
-    def compat(self, i: int, j: int) -> bool:
-        if j in self.opp[i]:
-            return False
-        a = self.abs_pref[i]
-        return not (a and a == self.abs_pref[j])
-
-    def completable(self, players: Sequence[int]) -> bool:
-        return complete(players, self.compat, self.bye.__contains__)
-
-    def choose_bye_candidates(self) -> bool:
-        """C2 and the bye's place: eligible players of the lowest score from which the rest
-        of the round can still be paired. False when no bye makes the round possible."""
-        everyone = list(range(self.n))
-        if self.n % 2 == 0:
-            return complete(everyone, self.compat, lambda i: False)
-        eligible = [i for i in everyone if self.P[i].bye_eligible]
-        for level in range(len(self.levels) - 1, -1, -1):
-            self.bye = {i for i in eligible if self.level[i] >= level}
-            if self.bye and self.completable(everyone):
-                self.bye_level = level
-                return True
-        return False
-
-    # -- quality criteria -------------------------------------------------------------------
-
-    def pair_cost(self, i: int, j: int) -> list[int]:
-        """C8–C19 of pair (i higher, j lower) as penalties: C8 C9 C10 C11 C12 C13 C14 C15
-        C16 C17 C18 C19 (C12/C14/C16/C18 for the floaters come from ``float_cost``)."""
-        a, b = self.P[i], self.P[j]
-        same = a.pref != 0 and a.pref == b.pref
-        c8 = int(same and abs(a.diff) >= 2 and abs(b.diff) >= 2)
-        c9 = 0
-        if same and a.strength == ABSOLUTE and b.strength == ABSOLUTE:
-            if abs(a.diff) == abs(b.diff):
-                c9 = int(b.repeated != 0 and b.repeated == a.repeated)
-            else:
-                yielder = b if abs(a.diff) > abs(b.diff) else a
-                c9 = int(yielder.repeated != 0 and yielder.repeated == -b.pref)
-        c10 = int(same)
-        c11 = int(same and a.strength >= STRONG and b.strength >= STRONG
-                  and not (a.strength == ABSOLUTE and b.strength == ABSOLUTE))
-        down = self.level[i] < self.level[j]
-        c12 = int(down and self.prev1[i] == DOWN)
-        c13 = int(down and self.prev1[j] == UP)
-        c14 = int(down and self.prev2[i] == DOWN)
-        c15 = int(down and self.prev2[j] == UP)
-        c17 = self.bits[i] if c13 else 0
-        c19 = self.bits[i] if c15 else 0
-        return [c8, c9, c10, c11, c12, c13, c14, c15, 0, c17, 0, c19]
-
-    def float_cost(self, floaters: Iterable[int]) -> list[int]:
-        c12 = c14 = c16 = c18 = 0
-        for f in floaters:
-            if self.prev1[f] == DOWN:
-                c12 += 1
-                c16 += self.bits[f]
-            if self.prev2[f] == DOWN:
-                c14 += 1
-                c18 += self.bits[f]
-        return [0, 0, 0, 0, c12, 0, c14, 0, c16, 0, c18, 0]
-
-    def c7(self, floaters: Sequence[int], nxt: Sequence[int] | None,
-           level: int) -> tuple[int, ...]:
-        """The next bracket (C7, ``dutch_lookahead``): first its pairs, then its MDPs paired,
-        the higher scores first, with everyone below still pairable; then the bye
-        assignee's unplayed games (``bye_games``)."""
-        if nxt is None:
-            return (self.bye_games(floaters, level, last=True),)
-        below = range(self.start[self.level[nxt[-1]] + 1], self.n)
-        key, _ = lookahead(floaters, nxt, below, self.level, len(self.levels), self.compat,
-                           self.bye.__contains__, STATS)
-        return (*key, self.bye_games(floaters, level))
-
-    def bye_games(self, floaters: Sequence[int], level: int, last: bool = False) -> int:
-        """The bye assignee's unplayed games, as bbpPairings reads C.04.3 (after C7, before
-        the colours): when a bracket at or below the bye's score has a single floater of that
-        score, who will take the bye, minus his games played (in the last bracket, of whoever
-        is left unpaired)."""
-        if last:
-            return -sum(self.games[f] for f in floaters)
-        if (self.bye_level is None or level < self.bye_level or len(floaters) != 1
-                or self.level[floaters[0]] != self.bye_level):
-            return 0
-        return -self.games[floaters[0]]
-
-    def _c7_key(self, kept: Sequence[int], pairs: int) -> tuple[int, ...]:
-        counts = [0] * len(self.levels)
-        for f in kept:
-            counts[self.level[f]] -= 1
-        return (-pairs, *counts)
-
-    def c7_ideal(self, floaters_by_level: Sequence[int], nxt: Sequence[int] | None,
-                 bracket: Sequence[int], level: int):
-        k = len(floaters_by_level)
-        if nxt is None:
-            most = sorted((self.games[i] for i in bracket), reverse=True)
-            return (-sum(most[:k]),)
-        bye = 0
-        if self.bye_level is not None and level >= self.bye_level and k == 1:
-            bye = -max((self.games[i] for i in bracket if self.level[i] == self.bye_level),
-                       default=0)
-        kept = list(floaters_by_level)[:len(nxt)]
-        return (*self._c7_key(kept, len(kept) + (len(nxt) - len(kept)) // 2), bye)
-
-
-def _colour_lb(rnd: _Round, s1: Sequence[int], s2: Sequence[int], strong: bool = False) -> int:
-    """At least this many pairs of ``s1`` (each with a distinct player of ``s2``) want the
-    same colour (``strong``: the same colour by a strong preference each; absolute ones
-    count as wildcards there, since two absolute ones do not count for C11)."""
-    P = rnd.P
-    w1 = b1 = z1 = w2 = b2 = z2 = 0
-    for i in s1:
-        c = P[i].pref if not strong or P[i].strength == STRONG else 0
-        if c > 0:
-            w1 += 1
-        elif c < 0:
-            b1 += 1
-        else:
-            z1 += 1
-    for j in s2:
-        c = P[j].pref if not strong or P[j].strength == STRONG else 0
-        if c > 0:
-            w2 += 1
-        elif c < 0:
-            b2 += 1
-        else:
-            z2 += 1
-    x = min(w1, b2)
-    y = min(b1, w2)
-    w1, b1, b2, w2 = w1 - x, b1 - y, b2 - x, w2 - y
-    t = min(w1 + b1, z2)
-    u = min(z1, w2 + b2 + z2 - t)
-    return max(0, len(s1) - (x + y + t + u))
-
-
-def _pairs_colour_lb(rnd: _Round, players: Sequence[int], q: int,
-                     strong: bool = False) -> int:
-    """At least this many of any ``q`` pairs formed among ``players`` (the others left out)
-    want the same colour: leaving out the commoner wish first, the wishes of one colour
-    beyond the other's and the wishless ones must meet each other."""
-    P = rnd.P
-    w = b = z = 0
-    for i in players:
-        c = P[i].pref if not strong or P[i].strength == STRONG else 0
-        if c > 0:
-            w += 1
-        elif c < 0:
-            b += 1
-        else:
-            z += 1
-    drop = max(0, len(players) - 2 * q)
-    hi, lo = max(w, b), min(w, b)
-    cut = min(drop, hi - lo)
-    hi -= cut
-    drop -= cut
-    hi -= (drop + 1) // 2
-    lo -= drop // 2
-    return max(0, hi - lo - z) // 2
-
-
-def _add(a: list[int], b: list[int]) -> list[int]:
-    return [x + y for x, y in zip(a, b)]
 
 
 @lru_cache(maxsize=256)
@@ -280,7 +80,7 @@ def _exchange_order(p: int, q: int):
 
 
 class _Bracket:
-    def __init__(self, rnd: _Round, mdps: list[int], residents: list[int], rest: list[int],
+    def __init__(self, rnd: RoundView, mdps: list[int], residents: list[int], rest: list[int],
                  nxt: list[int] | None) -> None:
         self.r = rnd
         self.mdps, self.res, self.rest, self.nxt = mdps, residents, rest, nxt
@@ -302,7 +102,7 @@ class _Bracket:
         for n1 in range(n1max, -1, -1):
             try:
                 self.stage(n1)
-            except _Stop:
+            except StopSearch:
                 pass
             if self.best is not None:
                 return self.best_pairs, self.best_floaters
@@ -369,8 +169,8 @@ class _Bracket:
         r = self.r
         bound = list(add)
         if s1:
-            bound[2] += _colour_lb(r, s1, avail)
-            bound[3] += _colour_lb(r, s1, avail, strong=True)
+            bound[2] += colour_lower_bound(r, s1, avail)
+            bound[3] += colour_lower_bound(r, s1, avail, strong=True)
         if pairs:
             # all the pairs still to form (``s1``'s and ``pairs`` more among ``avail``)
             everyone = list(s1) + list(avail)
@@ -389,7 +189,7 @@ class _Bracket:
                 cost[c] += forced
                 if forced:
                     cost[c_bits] += forced * min(r.bits[j] for j in down)
-        bound = _add(bound, cost)
+        bound = add_costs(bound, cost)
         return (self.c6, self.ideal[1], tuple(bound))
 
     def _clash_lb(self, players: Sequence[int], q: int, strong: bool = False) -> int:
@@ -397,7 +197,7 @@ class _Bracket:
         (``strong``: by strong preferences, C11): by the wishes' counts, then by a maximum
         matching of the pairs that do not clash (MDPs never paired together)."""
         r = self.r
-        lb = _pairs_colour_lb(r, players, q, strong)
+        lb = pairs_colour_lower_bound(r, players, q, strong)
         key = (frozenset(players), q, strong)
         got = self.clash_cache.get(key)
         if got is not None:
@@ -424,12 +224,12 @@ class _Bracket:
         self.steps += 1
         if self.steps > self.r.budget and self.best is not None:
             STATS["budget"] += 1
-            raise _Stop
+            raise StopSearch
         if self.steps > max(10 * BUDGET, self.r.budget):
             # Nothing valid found with this many pairs: try one pair fewer.
             STATS["gave_up"] += 1
             self.steps = 0
-            raise _Stop
+            raise StopSearch
 
     def mdp_dfs(self, s1: list[int], k: int, pairs: list, used: set, add: list[int]) -> None:
         r = self.r
@@ -448,7 +248,7 @@ class _Bracket:
                 continue
             used.add(j)
             pairs.append((a, j))
-            self.mdp_dfs(s1, k + 1, pairs, used, _add(add, r.pair_cost(a, j)))
+            self.mdp_dfs(s1, k + 1, pairs, used, add_costs(add, r.pair_cost(a, j)))
             pairs.pop()
             used.discard(j)
 
@@ -482,7 +282,7 @@ class _Bracket:
                 continue
             used.add(j)
             pairs.append((a, j))
-            self.rem_dfs(s1, s2, k + 1, pairs, used, _add(add, r.pair_cost(a, j)))
+            self.rem_dfs(s1, s2, k + 1, pairs, used, add_costs(add, r.pair_cost(a, j)))
             pairs.pop()
             used.discard(j)
 
@@ -493,7 +293,7 @@ class _Bracket:
         c7 = self.c7_cache.get(key)
         if c7 is None:
             c7 = self.c7_cache[key] = r.c7(floaters, self.nxt, r.level[self.res[0]])
-        total = _add(add, r.float_cost(floaters))
+        total = add_costs(add, r.float_cost(floaters))
         vec = (self.c6, c7, tuple(total))
         if self.best is not None and vec >= self.best:
             return
@@ -506,13 +306,13 @@ class _Bracket:
         self.best_pairs = list(pairs)
         self.best_floaters = floaters
         if vec == self._key(self.ideal):
-            raise _Stop
+            raise StopSearch
 
 
 def dutch_pairs(players: list[DutchPlayer], round_no: int) -> tuple[list, DutchPlayer | None] | None:
     """The pairs (in no particular order) and the bye, or None when no pairing satisfies the
     absolute criteria (the arbiter's case)."""
-    rnd = _Round(players, round_no)
+    rnd = RoundView(players, round_no)
     if not rnd.choose_bye_candidates():
         return None
     groups: list[list[int]] = []
