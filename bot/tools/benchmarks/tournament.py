@@ -115,10 +115,10 @@ def bench(quick: bool = False) -> dict[str, Any]:
     from ..tournament_kills import kill_test
 
     with tempfile.TemporaryDirectory() as folder:
-        players, rounds = (16, 4) if quick else (64, 6)
+        players, rounds = (8, 3) if quick else (64, 6)
         swiss = asyncio.run(swiss_standin(Path(folder) / "swiss.sqlite3", players, rounds))
         kills = kill_test(str(Path(folder) / "kills.sqlite3"), players=16 if not quick else 8,
-                          rounds=9 if not quick else 3, kills=10 if not quick else 3, seed=11)
+                          rounds=9 if not quick else 5, kills=10 if not quick else 3, seed=11)
     return {"swiss": swiss, "pairing_1000": pairing_speed(1000, 9 if not quick else 3),
             "kills": kills}
 
