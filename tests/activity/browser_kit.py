@@ -7,7 +7,7 @@ import asyncio
 import time
 from typing import Any
 
-from ..playground.driver import BOARD
+from ..playground.driver import BOARD, open_thread, send
 
 PANE = "#activity-pane iframe"
 TABLE = "section.table"
@@ -118,3 +118,15 @@ async def touch_targets_at(page: Any, frame: Any, width: int = 360) -> float:
     overflow = await frame.evaluate("document.documentElement.scrollWidth")
     assert overflow <= width, f"the board's page is {overflow} px wide at {width} px"
     return min(sides)
+
+
+async def sarena_of_two(ana: Any, ben: Any) -> None:
+    """Ana starts a Sàréná lobby, Ben joins, Ana starts it and opens its thread."""
+    await send(ana, "/sarena start")
+    await ben.locator("#messages article", has_text="Sàréná").last.get_by_role(
+        "button", name="Join").click()
+    start = ana.locator("#messages article").filter(
+        has=ana.get_by_role("button", name="Start")).last.get_by_role("button", name="Start")
+    await start.and_(ana.locator("button:enabled")).wait_for()
+    await start.click()
+    await open_thread(ana, "Sàréná")

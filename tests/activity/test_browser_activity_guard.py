@@ -9,18 +9,7 @@ import secrets
 
 from ..playground.conftest import browser, playground, shots  # noqa: F401  (fixtures)
 from ..playground.driver import board_src, open_page, open_thread, screenshot, send
-from .browser_kit import open_board, version, your_turn
-
-
-async def _sarena_of_two(ana, ben) -> None:
-    await send(ana, "/sarena start")
-    await ben.locator("#messages article", has_text="Sàréná").last.get_by_role(
-        "button", name="Join").click()
-    start = ana.locator("#messages article").filter(
-        has=ana.get_by_role("button", name="Start")).last.get_by_role("button", name="Start")
-    await start.and_(ana.locator("button:enabled")).wait_for()
-    await start.click()
-    await open_thread(ana, "Sàréná")
+from .browser_kit import open_board, sarena_of_two, version, your_turn
 
 
 def _listen(page) -> dict:
@@ -63,7 +52,7 @@ async def test_a_spectator_sees_the_public_board_only(browser, playground, shots
     ana = await open_page(browser, playground.url, "Ana")
     ben = await open_page(browser, playground.url, "Ben")
     cleo = await open_page(browser, playground.url, "Cleo")
-    await _sarena_of_two(ana, ben)
+    await sarena_of_two(ana, ben)
     heard = _listen(cleo)
     await open_thread(cleo, "Sàréná")
     frame = await open_board(cleo)
@@ -92,7 +81,7 @@ async def test_another_persons_seat_is_refused_and_nothing_changes(browser, play
     ana = await open_page(browser, playground.url, "Ana")
     ben = await open_page(browser, playground.url, "Ben")
     cleo = await open_page(browser, playground.url, "Cleo")
-    await _sarena_of_two(ana, ben)
+    await sarena_of_two(ana, ben)
     await open_thread(ben, "Sàréná")
     await open_thread(cleo, "Sàréná")
     heard = {name: _listen(page) for name, page in (("ana", ana), ("ben", ben), ("cleo", cleo))}

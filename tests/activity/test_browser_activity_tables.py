@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..playground.conftest import browser, playground, shots  # noqa: F401  (fixtures)
 from ..playground.driver import open_page, open_thread, screenshot, send
-from .browser_kit import PANE
+from .browser_kit import PANE, sarena_of_two
 
 
 async def test_the_entry_point_lists_the_channels_tables_and_starts_a_game(browser, playground, shots):  # noqa: F811
@@ -40,14 +40,7 @@ async def test_the_entry_point_lists_the_channels_tables_and_starts_a_game(brows
 async def test_the_entry_point_in_a_games_thread_opens_that_game(browser, playground, shots):  # noqa: F811
     ana = await open_page(browser, playground.url, "Ana")
     ben = await open_page(browser, playground.url, "Ben")
-    await send(ana, "/sarena start")
-    await ben.locator("#messages article", has_text="Sàréná").last.get_by_role(
-        "button", name="Join").click()
-    start = ana.locator("#messages article").filter(
-        has=ana.get_by_role("button", name="Start")).last.get_by_role("button", name="Start")
-    await start.and_(ana.locator("button:enabled")).wait_for()
-    await start.click()
-    await open_thread(ana, "Sàréná")
+    await sarena_of_two(ana, ben)
     await send(ana, "/launch")
     await ana.locator(PANE).wait_for(timeout=30_000)
     frame = await (await ana.locator(PANE).element_handle()).content_frame()

@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .barrier import LOSING_TOUCHES, loses_to_barrier
-from .board import EMPTY, NEIGHBOURS, ORTHOGONAL_RAYS, PIT, SIZE, parse_square
+from .board import EMPTY, NEIGHBOURS, PIT, SIZE, parse_square
 from .game import STONE_MOVES_PER_TURN, Sensei
 from .moves import character_targets, stone_destinations
-from .search import (GOAL_RANK, Move, _after, _play_if_legal, can_arrive, each_turn,
-                     open_goal_squares, reach_cost, scored_turns, touched_barrier)
+from .search import (GOAL_RANK, Move, _after, _first_stones, _play_if_legal, can_arrive,
+                     each_turn, open_goal_squares, reach_cost, scored_turns, touched_barrier)
 
 Path = tuple[Move, ...]
 
@@ -157,24 +157,9 @@ def _arrivals(cells: list[int], seat: int, fixed: int, targets: frozenset[int],
               slide: bool) -> list[Move]:
     """Single stone moves of ``seat`` (not the stone on ``fixed``) from outside ``targets``
     onto one of them."""
-    out = []
-    for target in targets:
-        if cells[target] != EMPTY:
-            continue
-        if slide:
-            for ray in ORTHOGONAL_RAYS[target]:
-                for sq in ray:
-                    cell = cells[sq]
-                    if cell == EMPTY:
-                        continue
-                    if cell == seat and sq != fixed and sq not in targets:
-                        out.append(("stone", sq, target))
-                    break
-        else:
-            for sq in NEIGHBOURS[target]:
-                if cells[sq] == seat and sq != fixed and sq not in targets:
-                    out.append(("stone", sq, target))
-    return out
+    busy = {fixed, *targets}
+    return [("stone", sq, target) for target in targets if cells[target] == EMPTY
+            for sq in _first_stones(cells, seat, target, slide, busy)]
 
 
 def _barrier_win(cells: list[int], characters: list[int], seat: int, slide: bool,

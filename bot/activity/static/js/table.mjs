@@ -11,7 +11,7 @@ import * as sarena from "./sarena.mjs";
 
 const BOARDS = { sensei, narabi, sarena };
 
-function node(tag, attrs = {}, parent = null, words = null) {
+export function node(tag, attrs = {}, parent = null, words = null) {
   const n = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null && v !== false) n.setAttribute(k, v === true ? "" : String(v));
   if (words !== null) n.textContent = words;

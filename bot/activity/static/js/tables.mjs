@@ -1,15 +1,7 @@
 // The channel's tables (opened from the Entry Point command): open one, or start a new game.
 import { api, ApiError } from "./api.mjs";
 import { t } from "./i18n.mjs";
-import { gameName } from "./table.mjs";
-
-function node(tag, attrs = {}, parent = null, words = null) {
-  const n = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null && v !== false) n.setAttribute(k, v === true ? "" : String(v));
-  if (words !== null) n.textContent = words;
-  if (parent) parent.appendChild(n);
-  return n;
-}
+import { gameName, node } from "./table.mjs";
 
 export class TablesView {
   constructor(app) {
