@@ -8,7 +8,7 @@ import json
 import secrets
 
 from ..playground.conftest import browser, playground, shots  # noqa: F401  (fixtures)
-from ..playground.driver import board_src, open_page, open_thread, screenshot, send
+from ..playground.driver import board_src, open_page, open_thread, screenshot
 from .browser_kit import open_board, sarena_of_two, version, your_turn
 
 

@@ -4,7 +4,7 @@ speaks its person's language (Polish here), refusals included."""
 from __future__ import annotations
 
 from ..playground.conftest import browser, playground, shots  # noqa: F401  (fixtures)
-from ..playground.driver import open_page, open_thread, screenshot, send
+from ..playground.driver import open_page, screenshot, send
 from .browser_kit import PANE, sarena_of_two
 
 
