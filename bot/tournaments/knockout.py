@@ -65,13 +65,6 @@ def match_winner(games: Sequence[Played], rank: dict[int, int]) -> int | None:
     return min(last.seats, key=lambda p: rank.get(p, 1 << 30))
 
 
-def knockout_winner(game: Played, rank: dict[int, int]) -> int:
-    """One game alone: its winner, a draw to the higher seed (kept for callers of one game;
-    a round's result is ``match_winner`` over its matches)."""
-    return match_winner([game], rank) if not _drawn(game) else \
-        min(game.seats, key=lambda p: rank.get(p, 1 << 30))
-
-
 def replays_due(games: Iterable[Played], round_no: int,
                 rank: dict[int, int]) -> list[tuple[int, int, Table]]:
     """The replays a finished round still needs: (slot board, replay number, seats with the

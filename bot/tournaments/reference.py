@@ -60,7 +60,7 @@ def reference_round(entrants: Sequence[Entrant], played: Iterable[Played], round
     by_id = {p.id: p for p in players}
     for table in tables:
         if len(table) == 1:
-            if by_id[table[0]].byes or by_id[table[0]].forfeit_wins:
+            if not by_id[table[0]].bye_eligible:
                 return None
         elif table[1] in by_id[table[0]].opponents:
             return None
