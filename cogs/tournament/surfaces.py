@@ -178,48 +178,20 @@ class TournamentSurfaces:
             text = t("tournament.announce.checkin", locale, name=name,
                      until=stamp(tour.starts_at, "t")) + ("\n" + people if people else "")
             mentions = MENTION_USERS
-        elif kind == "round":
+        elif kind in ("round", "replays"):
             standing = await self.service.standing(tour.id)
             round_no = int(payload["round"])
             games = [g for g in standing.games if g.round == round_no]
-            tables = sum(1 for g in games if g.table_id is not None)
-            text = t("tournament.announce.round", locale, name=name, round=round_no,
-                     rounds=tour.rounds, tables=tables)
-            threads = await self._round_threads([g.table_id for g in games
-                                                 if g.table_id is not None])
-            lines = []
-            for g in games:
-                if g.table_id is None:
-                    lines.append(t("tournament.announce.bye", locale,
-                                   player=self._who(standing, g.seats[0])))
-                    continue
-                players = " – ".join(self._who(standing, uid) for uid in g.seats)
-                thread = threads.get(g.table_id)
-                lines.append(t("tournament.announce.table", locale, board=g.board,
-                               players=players, thread=f"<#{thread}>") if thread else
-                             t("tournament.announce.table_here", locale, board=g.board,
-                               players=players))
+            if kind == "round":
+                head = t("tournament.announce.round", locale, name=name, round=round_no,
+                         rounds=tour.rounds, tables=sum(1 for g in games if g.table_id))
+            else:
+                boards = set(payload.get("boards") or ())
+                games = [g for g in games if g.board in boards]
+                head = t("tournament.announce.playoffs", locale, name=name, round=round_no,
+                         games=MATCH_GAMES)
             # A big round's list runs over one message: the rest follows in as many as needed.
-            for chunk in chunks([text, *lines], CONTENT):
-                await channel.send(chunk, allowed_mentions=NO_MENTIONS)
-            return
-        elif kind == "replays":
-            standing = await self.service.standing(tour.id)
-            boards = set(payload.get("boards") or ())
-            games = [g for g in standing.games if g.round == payload["round"] and g.board in boards]
-            threads = await self._round_threads([g.table_id for g in games
-                                                 if g.table_id is not None])
-            lines = [t("tournament.announce.playoffs", locale, name=name, round=payload["round"],
-                       games=MATCH_GAMES)]
-            for g in games:
-                players = " – ".join(self._who(standing, uid) for uid in g.seats)
-                board = g.replay_of if g.replay_of is not None else g.board
-                thread = threads.get(g.table_id) if g.table_id is not None else None
-                lines.append(t("tournament.announce.table", locale, board=board,
-                               players=players, thread=f"<#{thread}>") if thread else
-                             t("tournament.announce.table_here", locale, board=board,
-                               players=players))
-            for chunk in chunks(lines, CONTENT):
+            for chunk in chunks([head, *await self._table_lines(standing, games)], CONTENT):
                 await channel.send(chunk, allowed_mentions=NO_MENTIONS)
             return
         elif kind == "round_end":
@@ -274,6 +246,26 @@ class TournamentSurfaces:
                                  board=board, games=len(games),
                                  player=self._who(standing, winner)))
         return out
+
+    async def _table_lines(self, standing: Standing, games: list[Any]) -> list[str]:
+        """A line for each game: its table (a play-off by its first game's board), players
+        and thread link, or the bye."""
+        locale = standing.tournament.locale
+        threads = await self._round_threads([g.table_id for g in games if g.table_id])
+        lines = []
+        for g in games:
+            if g.table_id is None:
+                lines.append(t("tournament.announce.bye", locale,
+                               player=self._who(standing, g.seats[0])))
+                continue
+            players = " – ".join(self._who(standing, uid) for uid in g.seats)
+            board = g.replay_of if g.replay_of is not None else g.board
+            thread = threads.get(g.table_id)
+            lines.append(t("tournament.announce.table", locale, board=board, players=players,
+                           thread=f"<#{thread}>") if thread else
+                         t("tournament.announce.table_here", locale, board=board,
+                           players=players))
+        return lines
 
     @staticmethod
     def _who(standing: Standing, uid: int) -> str:
