@@ -188,10 +188,7 @@ class TournamentService:
         t = await self.require(tournament_id)
         if t.status != "open":
             raise TournamentError("started")
-        entrants = await self.store.entrants(tournament_id)
-        uid = min([0, *(e.user_id for e in entrants)]) - 1
-        count = sum(1 for e in entrants if e.ai is not None) + 1
-        if not await self.store.add_entrant(tournament_id, uid, f"{name} {count}", None, ai=level):
+        if not await self.store.add_ai_entrant(tournament_id, name, level):
             raise TournamentError("started")
         return await self.require(tournament_id)
 

@@ -122,6 +122,27 @@ class TournamentQueries(StoreCore):
         except StaleWrite:
             return False
 
+    async def add_ai_entrant(self, tournament_id: int, name: str, level: str) -> bool:
+        """Enter an AI player named ``name`` and its number among the AI players, with the
+        next free negative id. Numbered inside the write, so two entered at once differ."""
+        now = self.clock()
+
+        async def job(tx: Tx) -> bool:
+            changed = await tx.execute("UPDATE tournaments SET rev=rev+1, updated_at=? "
+                                       "WHERE id=? AND status='open'", (now, tournament_id))
+            if changed != 1:
+                return False
+            lowest, count, rank = await tx.fetchrow(
+                "SELECT COALESCE(MIN(user_id), 0), COUNT(ai), COALESCE(MAX(rank), 0) "
+                "FROM tournament_entrants WHERE tournament_id=?", (tournament_id,))
+            await tx.execute("INSERT INTO tournament_entrants (tournament_id, user_id, name, rank, "
+                             "ai, locale) VALUES (?,?,?,?,?,?)",
+                             (tournament_id, min(0, lowest) - 1, f"{name} {count + 1}",
+                              rank + 1, level, None))
+            return True
+
+        return await self.write(job)
+
     async def remove_entrant(self, tournament_id: int, user_id: int) -> bool:
         now = self.clock()
 

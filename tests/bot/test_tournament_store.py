@@ -107,6 +107,26 @@ async def test_a_round_is_paired_once_when_two_processes_race(database):
     await second.store.close()
 
 
+async def test_ai_players_entered_at_once_all_get_in(database):
+    """Organizers typing ``/tournament ai`` quickly, on two processes: every AI player gets
+    its own id and number (each used to take the same id, and all but one were refused)."""
+    first = await service(database)
+    second = await service(database)
+    t = await tournament(first, 2)
+    await asyncio.gather(*(svc.add_ai(t.id, 7, "easy", "Bot") for svc in (first, second) * 3))
+    entrants = await first.store.entrants(t.id)
+    ai = [e for e in entrants if e.ai == "easy"]
+    assert len(entrants) == 8 and len(ai) == 6
+    assert sorted(e.user_id for e in ai) == [-6, -5, -4, -3, -2, -1]
+    assert sorted(e.name for e in ai) == [f"Bot {n}" for n in range(1, 7)]
+    assert len({e.rank for e in entrants}) == 8
+    await first.advance(t.id)
+    with pytest.raises(TournamentError):
+        await first.add_ai(t.id, 7, "easy", "Bot")  # started: no more players
+    await first.store.close()
+    await second.store.close()
+
+
 async def test_a_result_is_counted_once(database):
     svc = await service(database)
     t = await tournament(svc, 2, rounds=1)

@@ -11,9 +11,10 @@ async def test_a_round_s_message_links_every_table_s_thread(browser, playground,
     await send(page, "/tournament create game:sensei format:swiss rounds:1 clock:0 name:Cup")
     start = page.get_by_role("button", name="Start now")
     await start.last.wait_for(timeout=30_000)
-    for _ in range(4):
+    answers = page.locator("#messages article.ephemeral", has_text="✅")
+    for n in range(4):
         await send(page, "/tournament ai level:easy")
-        await page.locator("#messages article.ephemeral").last.wait_for()
+        await answers.nth(n).wait_for(timeout=30_000)
     await page.get_by_text("Players (4)").last.wait_for(timeout=30_000)
     await start.last.click()
     # The page follows the tables' new threads (made in any order): once both are there,
