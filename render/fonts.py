@@ -5,6 +5,11 @@ Text is split into runs of characters drawn with one font each and drawn run aft
 baseline. A character no font has is left out, so a name never shows empty boxes; the seat's
 number is always drawn with it (``seat_label``), so two names that lose every character still
 differ. Debian's ``fonts-noto-cjk`` (or ``fonts-wqy-zenhei``) gives Chinese, Japanese and Korean.
+
+Colour emoji ("Chloé 🌸") come from a colour bitmap font such as Debian's
+``fonts-noto-color-emoji``. FreeType draws such a font only at the size of its bitmaps, so an
+emoji is drawn at that size and scaled to the text's; a sequence (👩‍💻, 👍🏽, 🇫🇷) stays one
+picture. Without such a font emoji are left out like any other character no font has.
 """
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 _DIR = Path(__file__).with_name("fonts")
 #: where fonts for characters DejaVu lacks are looked for (fontconfig's usual places)
@@ -28,6 +33,14 @@ _STYLES = ("bold", "italic", "oblique", "light", "thin", "black", "medium", "hea
            "condensed", "semibold", "extra", "demi")
 _CHECK_SIZE = 24  # size at which a font is asked whether it has a character
 _SEPARATOR = " · "  # between a seat's number and its player's name
+#: the one size a colour bitmap emoji font draws at (Noto Color Emoji's strike)
+EMOJI_STRIKE = 109
+#: characters that only join or dress the emoji before them (ZWJ, the emoji variation selector,
+#: the keycap mark, the tags of subdivision flags)
+_JOINERS = frozenset("\u200d\ufe0f\u20e3") | frozenset(map(chr, range(0xE0020, 0xE0080)))
+_EMOJI_STYLE = "\ufe0f"
+_KEYCAP = "\u20e3"
+_KEYCAPS = frozenset("0123456789#*")
 
 
 @lru_cache(maxsize=64)
@@ -75,6 +88,64 @@ def _has(path: str, ch: str) -> bool:
     return face is not None and bytes(face.getmask(ch)) != _tofu(path)
 
 
+@lru_cache(maxsize=1)
+def emoji_font() -> ImageFont.FreeTypeFont | None:
+    """The host's colour emoji font at its bitmap size, None when there is none."""
+    for path in system_fonts():
+        if "emoji" not in path.name.lower() or _face(str(path), _CHECK_SIZE) is not None:
+            continue
+        try:
+            face = ImageFont.truetype(str(path), EMOJI_STRIKE)
+        except OSError:
+            continue
+        if _emoji_has(face, "\U0001f600"):
+            return face
+    return None
+
+
+def _emoji_has(face: ImageFont.FreeTypeFont, ch: str) -> bool:
+    left, top, right, bottom = face.getbbox(ch)
+    return bottom > top
+
+
+@lru_cache(maxsize=4096)
+def is_emoji(ch: str) -> bool:
+    """Whether the colour emoji font draws ``ch`` (digits and ``#`` aside: those it has only
+    to build keycaps, and text fonts draw them)."""
+    face = emoji_font()
+    return face is not None and not ch.isascii() and _emoji_has(face, ch)
+
+
+class EmojiFace:
+    """Stands for a font in a run of emoji: measures and draws them from the bitmap font,
+    scaled to ``size``."""
+
+    def __init__(self, size: int) -> None:
+        face = emoji_font()
+        assert face is not None
+        self.face = face
+        self.path = face.path
+        self.size = size
+        self.scale = size / EMOJI_STRIKE
+
+    def getlength(self, text: str) -> float:
+        return self.face.getlength(text) * self.scale
+
+    def draw(self, image: Image.Image, x: float, baseline: float, text: str) -> None:
+        """``text`` on ``image`` with its baseline at ``baseline``, starting at ``x``."""
+        ascent, descent = self.face.getmetrics()
+        strip = Image.new("RGBA", (max(1, round(self.face.getlength(text))), ascent + descent))
+        ImageDraw.Draw(strip).text((0, 0), text, font=self.face, embedded_color=True)
+        width = max(1, round(strip.width * self.scale))
+        height = max(1, round(strip.height * self.scale))
+        strip = strip.resize((width, height), Image.Resampling.LANCZOS)
+        box = (round(x), round(baseline - ascent * self.scale))
+        if image.mode == "RGBA":
+            image.alpha_composite(strip, box)
+        else:
+            image.paste(strip, box, strip)
+
+
 def _bold_face(path: Path) -> Path:
     """The bold face of the family of ``path`` when it is installed, else ``path`` itself."""
     stem = path.stem
@@ -101,12 +172,34 @@ def source(ch: str, bold: bool = False) -> str | None:
     return None
 
 
-def runs(text: str, size: int, bold: bool = False) -> list[tuple[str, ImageFont.FreeTypeFont]]:
+Face = ImageFont.FreeTypeFont | EmojiFace
+_EMOJI = "emoji"  # the source of a run of emoji
+
+
+def _sources(text: str, bold: bool) -> list[tuple[str, str | None]]:
+    """Each character of ``text`` with the font that draws it (``_EMOJI`` for the emoji font,
+    None for none). An emoji wins over a text font's plain glyph when the emoji variation
+    selector asks for it (❤️), and joiners go with the emoji before them."""
+    out: list[tuple[str, str | None]] = []
+    for i, ch in enumerate(text):
+        if ch in _JOINERS:
+            out.append((ch, _EMOJI if out and out[-1][1] == _EMOJI else None))
+            continue
+        keycap = ch in _KEYCAPS and _KEYCAP in text[i + 1:i + 3]
+        emoji = is_emoji(ch) or keycap and emoji_font() is not None
+        asked = keycap or text[i + 1:i + 2] == _EMOJI_STYLE
+        path = _EMOJI if emoji and asked else source(ch, bold)
+        if path is None and emoji:
+            path = _EMOJI
+        out.append((ch, path))
+    return out
+
+
+def runs(text: str, size: int, bold: bool = False) -> list[tuple[str, Face]]:
     """``text`` as runs of characters that one font draws, with that font; characters that no
     font has are left out."""
     parts: list[tuple[str, str]] = []
-    for ch in text:
-        path = source(ch, bold)
+    for ch, path in _sources(text, bold):
         if path is None:
             continue
         if parts and parts[-1][1] == path:
@@ -116,7 +209,9 @@ def runs(text: str, size: int, bold: bool = False) -> list[tuple[str, ImageFont.
     return [(run, _sized(path, size, bold)) for run, path in parts]
 
 
-def _sized(path: str, size: int, bold: bool) -> ImageFont.FreeTypeFont:
+def _sized(path: str, size: int, bold: bool) -> Face:
+    if path == _EMOJI:
+        return EmojiFace(size)
     if path == _bundled(bold):
         return font(size, bold)
     if path == _bundled(False):
@@ -128,7 +223,7 @@ def _sized(path: str, size: int, bold: bool) -> ImageFont.FreeTypeFont:
 
 def printable(text: str, bold: bool = False) -> str:
     """``text`` without the characters no font can draw, its spaces collapsed."""
-    return " ".join("".join(ch for ch in text if source(ch, bold)).split())
+    return " ".join("".join(ch for ch, path in _sources(text, bold) if path).split())
 
 
 def text_width(text: str, size: int, bold: bool = False) -> float:
@@ -178,5 +273,8 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, siz
     x = xy[0] - {"l": 0, "m": total / 2, "r": total}[anchor[0]]
     y = xy[1] + {"a": ascent, "m": (ascent - descent) / 2, "s": 0, "d": -descent}[anchor[1]]
     for run, face in parts:
-        draw.text((x, y), run, font=face, anchor="ls", **kwargs)
+        if isinstance(face, EmojiFace):
+            face.draw(draw._image, x, y, run)
+        else:
+            draw.text((x, y), run, font=face, anchor="ls", **kwargs)
         x += face.getlength(run)

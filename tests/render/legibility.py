@@ -281,8 +281,12 @@ def over(colour: tuple[int, ...], background: tuple[int, ...]) -> tuple[int, ...
 @functools.lru_cache(maxsize=64)
 def cap_ratio(path: str, index: int) -> float:
     """Height of a capital H as a fraction of the font size, measured on the font itself; a
-    face without Latin capitals is taken at the bundled font's proportion."""
-    big = ImageFont.truetype(path, 200, index=index)
+    face without Latin capitals (or one drawn only at its bitmaps' size: colour emoji) is taken
+    at the bundled font's proportion."""
+    try:
+        big = ImageFont.truetype(path, 200, index=index)
+    except OSError:
+        return cap_ratio(fonts.font(1).path, 0)
     if bytes(big.getmask("H")) == bytes(big.getmask("\U0010fffd")):
         return cap_ratio(fonts.font(1).path, 0)
     _, top, _, bottom = big.getbbox("H")

@@ -5,6 +5,7 @@ Most tests point the search at a folder holding a font made on the spot (``tinyf
 mean the same on every machine; one looks at the host's own fonts, whatever they are."""
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -152,3 +153,50 @@ def test_the_host_s_own_fonts_draw_a_han_name_or_leave_it_out():
         glyph = face.getmask(ch)
         assert glyph.getbbox() and bytes(glyph) != bytes(face.getmask("\U0010fffd"))
     assert any(HAN in text and font_path == path for text, font_path in texts)
+
+
+@pytest.fixture
+def emoji(monkeypatch) -> Path:
+    """The host's colour emoji font as the only font found (Debian's fonts-noto-color-emoji,
+    which CI installs)."""
+    found = sorted(Path("/usr/share/fonts").rglob("NotoColorEmoji*.ttf"))
+    if not found:
+        if os.environ.get("CI"):
+            raise AssertionError("CI installs fonts-noto-color-emoji; it is missing")
+        pytest.skip("no colour emoji font on this host (Debian: fonts-noto-color-emoji)")
+    use_font_dirs(monkeypatch, found[0].parent)
+    return found[0]
+
+
+def test_emoji_are_drawn_in_colour_from_the_emoji_font(emoji):
+    name = "Chloé 🌸 👩‍💻 🇫🇷 ❤️ 1️⃣"
+    parts = fonts.runs(name, 24)
+    assert [run for run, face in parts if isinstance(face, fonts.EmojiFace)] == \
+        ["🌸", "👩\u200d💻", "🇫🇷", "❤️", "1️⃣"]  # a sequence stays one picture
+    assert fonts.printable(name) == name
+    assert fonts.seat_label(2, "🫨", 400, 24) == "2 · 🫨"
+    size = 40
+    img = Image.new("RGB", (420, 80), (255, 255, 255))
+    fonts.draw_text(ImageDraw.Draw(img), (10, 10), "H🌸H", size, fill=(0, 0, 0))
+    base = fonts.font(size)
+    h = base.getlength("H")
+    # The flower is pink, between the two black capitals, scaled to the text's size.
+    flower = img.crop((round(10 + h), 0, round(10 + h + fonts.text_width("🌸", size)), 80))
+    pinks = [p for p in flower.getdata() if p[0] > 200 and p[1] < 190 and p[2] > 150]
+    assert len(pinks) > 100
+    assert fonts.text_width("H🌸H", size) == pytest.approx(2 * h + size / fonts.EMOJI_STRIKE
+                                                          * fonts.emoji_font().getlength("🌸"))
+    left, top, right, bottom = flower.convert("L").point(lambda v: v < 250 and 255).getbbox()
+    assert 0.8 * size < bottom - top < 1.3 * size
+    # It stands on the capitals' baseline: its foot within the descent below their feet.
+    ascent, descent = base.getmetrics()
+    assert 10 + ascent - 2 <= bottom <= 10 + ascent + descent
+    # On a transparent layer (a card, a pill) it is composited, not cut out.
+    layer = Image.new("RGBA", (120, 60), (0, 0, 0, 0))
+    fonts.draw_text(ImageDraw.Draw(layer), (5, 5), "🌸", size)
+    assert layer.getbbox() is not None and layer.getpixel((5 + size // 2, 5 + size // 2))[3] > 0
+
+
+def test_without_an_emoji_font_emoji_are_left_out_whole(tiny):
+    assert fonts.emoji_font() is None
+    assert fonts.printable("Ada 👩‍💻 1️⃣") == "Ada 1"
