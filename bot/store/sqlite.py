@@ -226,8 +226,10 @@ class SqliteBackend:
             self._executor, self._writer_db.execute, statement)
 
     async def fetch(self, sql: str, params: Sequence[Any]) -> list[tuple]:
-        async with self._reader.execute(sql, tuple(params)) as cur:
-            return list(await cur.fetchall())
+        # In one hop of the reader's thread: a query left half-read between two hops keeps the
+        # connection's read transaction, and its old snapshot, open for the next query, which
+        # then missed a write committed just before it (a tournament just created, not found).
+        return list(await self._reader.execute_fetchall(sql, tuple(params)))
 
     async def run_batch(self, jobs: list[Job]) -> Outcomes:
         return await asyncio.get_running_loop().run_in_executor(

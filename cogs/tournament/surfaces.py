@@ -298,7 +298,7 @@ class TournamentSurfaces:
     async def message_of(self, tour: TournamentRow) -> tuple[discord.Embed, ui.View | None]:
         locale = tour.locale
         entrants = await self.bot.store.entrants(tour.id)
-        embed = discord.Embed(title=clip("🏆 " + tour.name, 256), colour=COLOUR[tour.status])
+        embed = discord.Embed(title=clip("🏆 " + escape(tour.name), 256), colour=COLOUR[tour.status])
         game_cog = self.bot.router.cog(tour.game)
         options = game_cog.options_text(tour.options, locale) if game_cog is not None else ""
         game = t(f"{tour.game}.name", locale) + (f" ({options})" if options else "")

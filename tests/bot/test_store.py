@@ -235,3 +235,36 @@ async def test_text_ids_and_times_round_trip_exactly(database):
     assert row.seats[0].name == "Zoë 🎲 ' \" ;--" and row.options == {"v": "ü"}
     assert row.turn_limit == 0.25 and isinstance(row.updated_at, float)
     await store.close()
+
+
+
+@SQLITE_ONLY
+async def test_a_read_after_a_write_sees_it_while_another_read_is_under_way(database):
+    """SQLite's reader is one connection, serving queries in turns on its own thread. A query
+    once took two turns (run, then fetch its rows) and kept the connection's snapshot open
+    between them: a read in that gap saw the database as it was before a write that had just
+    committed (a tournament just created, not found). Each turn here ends with a pause, so
+    another query always gets in between two turns of a query."""
+    store = await Store.open(database)
+    for channel in range(50):
+        await _table(store, channel=1000 + channel, seats=3)
+    reader = store.backend._reader
+    turn = reader._execute
+
+    async def turn_then_pause(*args, **kwargs):
+        result = await turn(*args, **kwargs)
+        await asyncio.sleep(0.02)
+        return result
+    reader._execute = turn_then_pause
+    try:
+        for channel in range(5):
+            long_read = asyncio.create_task(store._fetchall("SELECT table_id, seat FROM seats"))
+            await asyncio.sleep(0.01)  # its first turn is done
+            table = await store.create_table(game="narabi", guild_id=1, channel_id=channel,
+                                             host_id=7, host_name="A", options={},
+                                             locale="en-US")
+            assert await store.get_table(table.id) is not None
+            assert len(await long_read) >= 150
+    finally:
+        reader._execute = turn
+        await store.close()

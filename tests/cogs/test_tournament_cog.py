@@ -83,6 +83,31 @@ async def test_create_join_leave_and_the_message(harness):
     assert f"<@{PLAYERS[0].id}>" in shown and f"<@{PLAYERS[2].id}>" not in shown
 
 
+async def test_names_show_as_typed_never_as_markdown_or_mentions(harness):
+    h = harness
+    name = "@everyone **Cup** <@123> ||x|| [a](https://evil.example)"
+    tid = await create(h, game="sensei", format="swiss", rounds=1, clock=0, name=name)
+    sly = Member(300, "@here **Bob**")
+    message = tournament_message(h)
+    await h.click(sly, message, button(message, "join"))
+    for _ in range(3):
+        await h.command(ORGANIZER, "tournament", "ai", level="easy", tournament=tid)
+    await settle(h)
+    message = tournament_message(h)
+    title = h.fake.messages[int(message["id"])]["embeds"][0]["title"]
+    assert "\\*\\*Cup\\*\\*" in title and "\\|\\|x\\|\\|" in title and "\\[a\\]" in title
+    await h.click(ORGANIZER, message, button(message, "start"))
+    await settle(h)
+    started = next(m["content"] for m in h.fake.channel_messages(CHANNEL_ID)
+                   if "has started" in m["content"])
+    assert "@\u200beveryone \\*\\*Cup\\*\\* \\<@123>" in started
+    assert f"<@{sly.id}>" in started  # the person is named by a mention, not by their name
+    for m in h.fake.messages.values():
+        text = m.get("content") or ""
+        assert "@everyone" not in text and "**Cup**" not in text and "**Bob**" not in text
+        assert "](https://evil" not in text  # no masked link of theirs
+
+
 async def test_only_the_organizer_or_manage_server_runs_it(harness):
     h = harness
     tid = await create(h, game="sensei", format="swiss", rounds=2)
