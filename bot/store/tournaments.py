@@ -100,31 +100,15 @@ class TournamentQueries(StoreCore):
     async def add_entrant(self, tournament_id: int, user_id: int, name: str,
                           locale: str | None = None, ai: str | None = None) -> bool:
         """Join while the tournament is open; False when it is not (or already joined)."""
-        now = self.clock()
-
-        async def job(tx: Tx) -> bool:
-            changed = await tx.execute("UPDATE tournaments SET rev=rev+1, updated_at=? "
-                                       "WHERE id=? AND status='open'", (now, tournament_id))
-            if changed != 1:
-                return False
-            if await tx.fetchrow("SELECT 1 FROM tournament_entrants WHERE tournament_id=? "
-                                 "AND user_id=?", (tournament_id, user_id)):
-                raise StaleWrite("already joined")
-            rank = await tx.fetchval("SELECT COALESCE(MAX(rank), 0) + 1 FROM tournament_entrants "
-                                     "WHERE tournament_id=?", (tournament_id,))
-            await tx.execute("INSERT INTO tournament_entrants (tournament_id, user_id, name, rank, "
-                             "ai, locale) VALUES (?,?,?,?,?,?)",
-                             (tournament_id, user_id, name, rank, ai, locale))
-            return True
-
-        try:
-            return await self.write(job)
-        except StaleWrite:
-            return False
+        return await self._enter(tournament_id, user_id, name, locale, ai)
 
     async def add_ai_entrant(self, tournament_id: int, name: str, level: str) -> bool:
         """Enter an AI player named ``name`` and its number among the AI players, with the
         next free negative id. Numbered inside the write, so two entered at once differ."""
+        return await self._enter(tournament_id, None, name, None, level)
+
+    async def _enter(self, tournament_id: int, user_id: int | None, name: str,
+                     locale: str | None, ai: str | None) -> bool:
         now = self.clock()
 
         async def job(tx: Tx) -> bool:
@@ -135,13 +119,22 @@ class TournamentQueries(StoreCore):
             lowest, count, rank = await tx.fetchrow(
                 "SELECT COALESCE(MIN(user_id), 0), COUNT(ai), COALESCE(MAX(rank), 0) "
                 "FROM tournament_entrants WHERE tournament_id=?", (tournament_id,))
+            if user_id is None:
+                uid, shown = min(0, lowest) - 1, f"{name} {count + 1}"
+            elif await tx.fetchrow("SELECT 1 FROM tournament_entrants WHERE tournament_id=? "
+                                   "AND user_id=?", (tournament_id, user_id)):
+                raise StaleWrite("already joined")
+            else:
+                uid, shown = user_id, name
             await tx.execute("INSERT INTO tournament_entrants (tournament_id, user_id, name, rank, "
                              "ai, locale) VALUES (?,?,?,?,?,?)",
-                             (tournament_id, min(0, lowest) - 1, f"{name} {count + 1}",
-                              rank + 1, level, None))
+                             (tournament_id, uid, shown, rank + 1, ai, locale))
             return True
 
-        return await self.write(job)
+        try:
+            return await self.write(job)
+        except StaleWrite:
+            return False
 
     async def remove_entrant(self, tournament_id: int, user_id: int) -> bool:
         now = self.clock()
