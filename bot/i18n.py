@@ -74,7 +74,9 @@ def _form(entry: dict[str, str], language: str, params: dict[str, Any]) -> str:
     name = entry.get(PLURAL_PARAM, "count")
     value = params.get(name)
     try:
-        number = abs(float(value))  # type: ignore[arg-type]
+        # A score may be shown with a half ("2½"): it is 2.5 to the plural rules.
+        shown = value.replace("½", ".5") if isinstance(value, str) else value
+        number = abs(float(shown))  # type: ignore[arg-type]
         category = plural_rule(language)(int(number) if number == int(number) else number)
     except (TypeError, ValueError):
         category = "other"

@@ -338,10 +338,12 @@ class TournamentSurfaces:
             if e.dropped is not None:
                 who = f"~~{who}~~"
             names.append(who)
+        # Commas between names: an AI player's name has spaces of its own.
+        listed = ", ".join(names)
         if len(entrants) > LISTED:
-            names.append(t("tournament.more", locale, count=len(entrants) - LISTED))
+            listed += " " + t("tournament.more", locale, count=len(entrants) - LISTED)
         embed.add_field(name=t("tournament.entrants", locale, count=len(entrants)),
-                        value=clip(" ".join(names) or "—", FIELD_VALUE), inline=False)
+                        value=clip(listed or "—", FIELD_VALUE), inline=False)
         view = ui.View(timeout=None)
         if tour.status == "open":
             view.add_item(TournamentButton(tour.id, "join", t("button.join", locale),

@@ -27,6 +27,20 @@ def test_english_catalog_is_complete_and_formats():
                 assert name.isidentifier(), (key, name)
 
 
+def test_a_score_with_a_half_picks_its_plural_form_as_a_number():
+    you = {"rank": 2, "buchholz": "3", "sb": "2"}
+    assert "with 1 point " in t("tournament.standings.you", "en", score="1", **you)
+    assert "with 1½ points " in t("tournament.standings.you", "en", score="1½", **you)
+    # French: below two is singular, halves included.
+    assert "avec 1½ point " in t("tournament.standings.you", "fr", score="1½", **you)
+    assert "avec 2½ points " in t("tournament.standings.you", "fr", score="2½", **you)
+    # A round of one table, and of five in Polish (its "many" form).
+    assert "1 table, in its own thread" in t("tournament.announce.round", "en", round=1,
+                                               rounds=3, name="Cup", tables=1)
+    assert "5 stołów" in t("tournament.announce.round", "pl", round=1, rounds=3, name="Cup",
+                           tables=5)
+
+
 def test_missing_key_is_visible_not_fatal(caplog):
     assert t("no.such.key") == "no.such.key"
     assert "missing catalog key no.such.key" in caplog.text

@@ -2,6 +2,7 @@
 and read with Prometheus' own parser while games are played; its health answers; its labels."""
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import random
@@ -247,13 +248,22 @@ async def test_the_postgresql_pool_in_use_is_reported(tmp_path, players, postgre
     try:
         await start_table(h, "narabi", players[:3])
         async with bot.store.backend._pool.acquire():  # one connection held, as a write does
-            figures = await scrape(bot)
+            # The bot's own background work (a table's clock, a repair) may hold another for a
+            # moment: the held one shows in every reading, and alone once that work is done.
+            in_use = []
+            for _ in range(100):
+                figures = await scrape(bot)
+                in_use.append(total(figures, "tabletop_db_connections", backend="postgresql",
+                                    state="in_use"))
+                if in_use[-1] == 1:
+                    break
+                await asyncio.sleep(0.05)
     finally:
         await bot.close()
     pool = bot.settings.database_pool_size
     assert total(figures, "tabletop_db_connections", backend="postgresql", state="max") == \
         min(pool, TEST_POOL_SIZE)
-    assert total(figures, "tabletop_db_connections", backend="postgresql", state="in_use") == 1
+    assert min(in_use) >= 1 and in_use[-1] == 1, in_use
     assert total(figures, "tabletop_tables", game="narabi", status="playing") == 1
 
 
