@@ -139,11 +139,14 @@ class EmojiFace:
         width = max(1, round(strip.width * self.scale))
         height = max(1, round(strip.height * self.scale))
         strip = strip.resize((width, height), Image.Resampling.LANCZOS)
-        box = (round(x), round(baseline - ascent * self.scale))
+        left, top = round(x), round(baseline - ascent * self.scale)
         if image.mode == "RGBA":
-            image.alpha_composite(strip, box)
+            # Composited (a layer's own transparency kept) over what is there; crop and paste
+            # also take a place partly off the picture, which alpha_composite refuses.
+            behind = image.crop((left, top, left + width, top + height))
+            image.paste(Image.alpha_composite(behind, strip), (left, top))
         else:
-            image.paste(strip, box, strip)
+            image.paste(strip, (left, top), strip)
 
 
 def _bold_face(path: Path) -> Path:

@@ -195,6 +195,11 @@ def test_emoji_are_drawn_in_colour_from_the_emoji_font(emoji):
     layer = Image.new("RGBA", (120, 60), (0, 0, 0, 0))
     fonts.draw_text(ImageDraw.Draw(layer), (5, 5), "🌸", size)
     assert layer.getbbox() is not None and layer.getpixel((5 + size // 2, 5 + size // 2))[3] > 0
+    # Partly off the picture (a name at a pill's edge), on every kind of picture: cut, drawn.
+    for mode in ("RGBA", "RGB", "L"):
+        edge = Image.new(mode, (30, 20))
+        fonts.draw_text(ImageDraw.Draw(edge), (-6, -12), "🌸🌸", size)
+        assert edge.getbbox() is not None
 
 
 def test_without_an_emoji_font_emoji_are_left_out_whole(tiny):
