@@ -142,7 +142,7 @@ class EmojiFace:
         left, top = round(x), round(baseline - ascent * self.scale)
         if image.mode == "RGBA":
             # Composited (a layer's own transparency kept) over what is there; crop and paste
-            # also take a place partly off the picture, which alpha_composite refuses.
+            # take a place partly off the picture, which older Pillow's alpha_composite refuses.
             behind = image.crop((left, top, left + width, top + height))
             image.paste(Image.alpha_composite(behind, strip), (left, top))
         else:
