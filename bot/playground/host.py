@@ -238,8 +238,12 @@ class Playground:
 
     def channels(self, user_id: int) -> dict[str, Any]:
         dm = next((c for c, u in self.fake.dm_channels.items() if u == user_id), None)
+        seated = self.bot.tables.threads_seating(user_id)
         return {"main": {"id": str(self.channel_id), "name": "games"},
-                "threads": [{"id": str(t["id"]), "name": t["name"], "parent": t["parent_id"]}
+                # "seated": the person plays there (a page follows them into a tournament
+                # table's thread, which starts from no message of theirs)
+                "threads": [{"id": str(t["id"]), "name": t["name"], "parent": t["parent_id"],
+                             "seated": int(t["id"]) in seated}
                             for t in self.fake.threads.values()],
                 "dm": str(dm) if dm is not None else None}
 

@@ -73,3 +73,28 @@ async def test_long_thread_names_are_shown_whole_in_the_sidebar(browser, playgro
         assert await link.evaluate("a => a.scrollWidth <= a.clientWidth"), await link.inner_text()
         assert (await link.inner_text()).endswith(f"table {n + 1}")
         assert await link.get_attribute("title") == "🧵 " + base + str(n + 1)
+
+
+async def test_after_start_now_the_page_follows_its_person_s_own_table(browser, playground):
+    """Issue 54: after Start now the page opened an AI-versus-AI table (the newest thread)
+    instead of the person's own."""
+    page = await open_page(browser, playground.url, "Ana")
+    await send(page, "/tournament create game:sensei format:swiss rounds:1 clock:0 name:Cup")
+    start = page.get_by_role("button", name="Start now")
+    await start.last.wait_for()
+    await page.get_by_role("button", name="Join").last.click()
+    answers = page.locator("#messages article.ephemeral", has_text="✅")
+    for n in range(3):
+        await send(page, "/tournament ai level:easy")
+        await answers.nth(n).wait_for()
+    await page.get_by_text("Players (4)").last.wait_for()
+    await start.last.click()
+    for board in (1, 2):
+        await page.locator("#channels a.chan", has_text=f"Cup · round 1 · table {board}").wait_for()
+    await page.locator("#title", has_text="Cup · round 1").wait_for()
+    title = await page.locator("#title").inner_text()
+    # The board of the table the page opened names Ana among its players.
+    board = page.locator("#messages article:not(.ephemeral)", has=page.locator("img.embed-image"))
+    await board.last.wait_for()
+    assert "Ana" in await board.last.inner_text(), title
+    assert not page.errors

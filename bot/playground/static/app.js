@@ -193,9 +193,10 @@
     else if (event.type === "channels") {
       const known = new Set(channels.threads.map((th) => th.id));
       channels = event.channels;
-      // Only a thread opened from a message this page acted on follows it there: someone
-      // else's table, opened at the same moment, stays in the sidebar.
-      const fresh = channels.threads.filter((th) => !known.has(th.id) && mine.has(String(th.id)));
+      // Only a thread opened from a message this page acted on, or a table where this person
+      // sits, is followed: someone else's table, opened at the same moment, stays in the
+      // sidebar.
+      const fresh = channels.threads.filter((th) => !known.has(th.id) && (th.seated || mine.has(String(th.id))));
       if (fresh.length && Date.now() - lastAction < 15000 && current === channels.main.id) open(fresh[fresh.length - 1].id);
       else if (current === channels.main.id) open(current); // thread links under lobbies
       else sidebar();
