@@ -195,6 +195,52 @@ def _arrow_head(draw: ImageDraw.ImageDraw, tip: tuple[float, float], tail: tuple
     draw.polygon([tip, left, right], fill=SWITCH)
 
 
+Box = tuple[float, float, float, float]
+#: how far the switch arrow may bow out of the straight line, tried in this order
+_BENDS = (0, 60, -60, 120, -120, 180, -180, 240, -240, 320, -320)
+
+
+def _hits(path: list[tuple[float, float]], box: Box, margin: float = 8) -> bool:
+    x0, y0, x1, y1 = box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin
+    for (ax, ay), (bx, by) in zip(path, path[1:]):
+        for i in range(9):
+            x, y = ax + (bx - ax) * i / 8, ay + (by - ay) * i / 8
+            if x0 <= x <= x1 and y0 <= y <= y1:
+                return True
+    return False
+
+
+def switch_path(view: dict[str, Any], where: dict[int, tuple[int, int]],
+                labels: list[Box]) -> list[tuple[float, float]]:
+    """The last switch's arrow, card edge to card edge. A straight line across the ring can
+    run under a seat's name or the switch count (on a phone the name then looks struck
+    through), so it bows, as little as it can, around names first, then cards, then the count."""
+    last = view.get("last_switch")
+    if not last or last.get("card") not in where or last.get("target") not in where:
+        return []
+    a, b = where[last["card"]], where[last["target"]]
+    cards = [(x - CARD_W / 2, y - CARD_H / 2, x + CARD_W / 2, y + CARD_H / 2)
+             for x, y in where.values() if (x, y) not in (a, b)]
+    length = math.dist(a, b) or 1.0
+    normal = (-(b[1] - a[1]) / length, (b[0] - a[0]) / length)
+    best: tuple[int, list[tuple[float, float]]] | None = None
+    for bend in _BENDS:
+        # A quadratic curve whose middle lies ``bend`` pixels off the straight line.
+        ctrl = ((a[0] + b[0]) / 2 + normal[0] * 2 * bend, (a[1] + b[1]) / 2 + normal[1] * 2 * bend)
+        start, end = _edge_point(a, ctrl), _edge_point(b, ctrl)
+        path = [((1 - u) ** 2 * start[0] + 2 * (1 - u) * u * ctrl[0] + u * u * end[0],
+                 (1 - u) ** 2 * start[1] + 2 * (1 - u) * u * ctrl[1] + u * u * end[1])
+                for u in (i / 32 for i in range(33))]
+        cost = (100 * sum(_hits(path, box) for box in labels)
+                + 10 * sum(_hits(path, box, 0) for box in cards)
+                + _hits(path, _CENTRE_PANEL, 0))
+        if best is None or cost < best[0]:
+            best = (cost, path)
+        if cost == 0:
+            break
+    return best[1] if best else []
+
+
 def _edge_point(centre: tuple[int, int], towards: tuple[int, int]) -> tuple[float, float]:
     """Where the segment from a card's centre towards a point leaves the card."""
     dx, dy = towards[0] - centre[0], towards[1] - centre[1]
@@ -280,26 +326,48 @@ def render(view: dict[str, Any], names: list[str], locale: str = "en") -> bytes:
     return to_png(img.quantize(palette=_palette(), dither=Image.Dither.NONE))
 
 
+def card_places(view: dict[str, Any]) -> dict[int, tuple[int, int]]:
+    """Each card's centre in the picture."""
+    rows = view["rows"]
+    centres = _layout(int(view["seats"]), max(len(r) for r in rows))[0]
+    return {card["id"]: centres[s][k] for s, row in enumerate(rows) for k, card in enumerate(row)}
+
+
+def _pills(view: dict[str, Any], names: list[str], locale: str) -> list[tuple[Image.Image, tuple[int, int]]]:
+    """Each seat's name pill and where it goes."""
+    seats = int(view["seats"])
+    _, anchors, inward = _layout(seats, max(len(r) for r in view["rows"]))
+    to_move = None if view.get("finished") else view.get("to_move")
+    out = []
+    for seat in range(seats):
+        pill = _pill(names[seat] if seat < len(names) else None, seat, seat == to_move, locale)
+        out.append((pill, _layout_pill(anchors[seat], inward[seat], pill.size)))
+    return out
+
+
+def label_boxes(view: dict[str, Any], names: list[str], locale: str = "en") -> list[Box]:
+    """Where each seat's name is written."""
+    return [(x, y, x + p.width, y + p.height) for p, (x, y) in _pills(view, names, locale)]
+
+
 def _compose(view: dict[str, Any], names: list[str], locale: str = "en") -> Image.Image:
     seats = int(view["seats"])
     rows = view["rows"]
-    per_seat = max(len(r) for r in rows)
-    centres, anchors, inward = _layout(seats, per_seat)
+    centres = _layout(seats, max(len(r) for r in rows))[0]
     finished = bool(view.get("finished"))
     to_move = None if finished else view.get("to_move")
 
     img = _base().copy()
     draw = ImageDraw.Draw(img)
 
-    where = {card["id"]: centres[s][k] for s, row in enumerate(rows) for k, card in enumerate(row)}
-    last = view.get("last_switch")
-    if last and last.get("card") in where and last.get("target") in where:
+    where = card_places(view)
+    pills = _pills(view, names, locale)
+    path = switch_path(view, where, [(x, y, x + p.width, y + p.height) for p, (x, y) in pills])
+    if path:
         # After the switch each card sits where the other was: an arrow both ways.
-        a, b = where[last["card"]], where[last["target"]]
-        start, end = _edge_point(a, b), _edge_point(b, a)
-        draw.line([start, end], fill=SWITCH, width=6)
-        _arrow_head(draw, start, end)
-        _arrow_head(draw, end, start)
+        draw.line(path, fill=SWITCH, width=6, joint="curve")
+        _arrow_head(draw, path[0], path[min(3, len(path) - 1)])
+        _arrow_head(draw, path[-1], path[max(-4, -len(path))])
 
     _centre_text(img, view, locale)
 
@@ -319,10 +387,7 @@ def _compose(view: dict[str, Any], names: list[str], locale: str = "en") -> Imag
             img.paste(face, (x - face.width // 2, y - CARD_H // 2), face)
 
     _draw_choice(draw, view.get("choice") or {}, where)
-    for seat in range(seats):
-        name = names[seat] if seat < len(names) else None
-        pill = _pill(name, seat, seat == to_move, locale)
-        x, y = _layout_pill(anchors[seat], inward[seat], pill.size)
+    for pill, (x, y) in pills:
         img.paste(pill, (x, y), pill)
     _band(img, view, locale)
     return img

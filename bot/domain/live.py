@@ -146,6 +146,11 @@ class TableCache:
         self._recent.pop(table_id, None)
         return True
 
+    def threads_seating(self, user_id: int) -> set[int]:
+        """The threads of the tables kept here at which ``user_id`` holds a seat."""
+        return {live.row.thread_id for live in self._cache.values()
+                if live.row.thread_id and user_id in live.row.user_ids}
+
     def unfinished_ids(self, game_key: str) -> list[int]:
         return [tid for tid, live in self._cache.items() if live.row.game == game_key]
 

@@ -3,6 +3,8 @@ time control, and closing a lobby (cancelled, expired). Starting is the table se
 """
 from __future__ import annotations
 
+import re
+from collections import Counter
 from typing import Any, Mapping
 
 from ..games import game_class
@@ -18,8 +20,29 @@ def _next_ai_id(seats: list[SeatRow]) -> int:
 
 def _renumbered(seats: list[SeatRow]) -> list[SeatRow]:
     """The seats that remain, numbered again from 0 (a lobby has no gaps)."""
-    return [SeatRow(i, s.user_id, s.name, s.dm_open, s.ai, locale=s.locale)
-            for i, s in enumerate(seats)]
+    return ai_numbered([SeatRow(i, s.user_id, s.name, s.dm_open, s.ai, locale=s.locale)
+                        for i, s in enumerate(seats)])
+
+
+_NUMBER = re.compile(r" \d+$")
+
+
+def ai_numbered(seats: list[SeatRow]) -> list[SeatRow]:
+    """AI players of one level are told apart by a number ("AI · Easy 1", "AI · Easy 2"), as
+    tournaments do, or every line would read "AI · Easy switched with AI · Easy"; a lone one
+    keeps its plain name. AI names are the bot's own, so the number it added is safe to strip."""
+    levels = Counter(s.ai for s in seats if s.ai and not s.person)
+    seen: Counter[str] = Counter()
+    out = []
+    for s in seats:
+        name = s.name
+        if s.ai and not s.person:
+            name = _NUMBER.sub("", s.name)
+            if levels[s.ai] > 1:
+                seen[s.ai] += 1
+                name = f"{name} {seen[s.ai]}"
+        out.append(SeatRow(s.seat, s.user_id, name, s.dm_open, s.ai, locale=s.locale))
+    return out
 
 
 class LobbyOps(TableCache):
@@ -45,7 +68,7 @@ class LobbyOps(TableCache):
             row = await self.store.create_table(
                 game=game_key, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
                 host_name=host_name, options=normalized, locale=locale, rematch_of=rematch_of,
-                seats=seats, invited_id=invited_id, turn_limit=clock[0], timeout_policy=clock[1])
+                seats=None if seats is None else ai_numbered(seats), invited_id=invited_id, turn_limit=clock[0], timeout_policy=clock[1])
         except LobbyExists as exc:
             raise TableError("lobby_exists", table=exc.table_id) from None
         return self._live(row)
@@ -102,9 +125,9 @@ class LobbyOps(TableCache):
                 raise TableError("host_only_ai")
             if len(live.row.seats) >= live.cls.max_seats:
                 raise TableError("table_full", max=live.cls.max_seats)
-            await self._set_seats(live, [
+            await self._set_seats(live, ai_numbered([
                 *live.row.seats,
-                SeatRow(len(live.row.seats), _next_ai_id(live.row.seats), name, ai=level)])
+                SeatRow(len(live.row.seats), _next_ai_id(live.row.seats), name, ai=level)]))
             return live
 
     async def remove_ai(self, table_id: int, user_id: int, seat: int) -> LiveTable:

@@ -65,18 +65,26 @@ def catalog(tree: Any) -> list[dict[str, Any]]:
     return [command.to_dict(tree) for command in tree.get_commands()]
 
 
-def entries(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every invocable path with its description and options, for suggestions."""
+def entries(commands: list[dict[str, Any]], locale: str | None = None) -> list[dict[str, Any]]:
+    """Every invocable path with its description and options, for suggestions: descriptions
+    and choice names in ``locale`` where the command carries them (Discord's
+    ``*_localizations``, as its client shows them), else English. Paths and option names stay
+    the ones typed."""
     out = []
+
+    def local(node: dict[str, Any], field: str) -> str:
+        return ((node.get(f"{field}_localizations") or {}).get(locale or "")
+                or node.get(field, ""))
 
     def walk(node: dict[str, Any], path: list[str]) -> None:
         subs = [o for o in node.get("options") or [] if o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)]
         if not subs:
-            out.append({"path": " ".join(path), "description": node.get("description", ""),
+            out.append({"path": " ".join(path), "description": local(node, "description"),
                         "options": [{"name": o["name"], "type": o["type"],
                                      "required": bool(o.get("required")),
-                                     "description": o.get("description", ""),
-                                     "choices": [c["value"] for c in o.get("choices") or []]}
+                                     "description": local(o, "description"),
+                                     "choices": [{"name": local(c, "name"), "value": c["value"]}
+                                                 for c in o.get("choices") or []]}
                                     for o in node.get("options") or []]})
         for sub in subs:
             walk(sub, path + [sub["name"]])
@@ -84,6 +92,14 @@ def entries(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for command in commands:
         walk(command, [command["name"]])
     return out
+
+
+async def translated_catalog(tree: Any) -> list[dict[str, Any]]:
+    """The commands with every language's names and descriptions, as the bot syncs them."""
+    translator = tree.translator
+    if translator is None:
+        return catalog(tree)
+    return [await command.get_translated_payload(tree, translator) for command in tree.get_commands()]
 
 
 def parse(text: str, commands: list[dict[str, Any]],

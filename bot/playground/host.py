@@ -14,7 +14,8 @@ from bot.testing.fake_discord import BOT_ID, CHANNEL_ID, FakeDiscord, Member, sn
 from bot.testing.harness import Harness
 
 from . import people
-from .commands import CommandError, Parsed, catalog, entries, parse, too_long
+from .commands import (CommandError, Parsed, catalog, entries, parse, too_long,
+                       translated_catalog)
 from .shape import shape
 from .uploads import Uploads
 
@@ -60,6 +61,8 @@ class Playground:
         self.guild_locale_set = False
         self.commands = catalog(self.bot.tree)
         self.suggestions = entries(self.commands)
+        #: the same with each language's descriptions and choice names (set once started)
+        self.translated: list[dict[str, Any]] = self.commands
         self._threads_seen = 0
         self.fake.listeners.append(self._on_message)
 
@@ -73,7 +76,13 @@ class Playground:
             # DiscordSDKMock: decided here, by the server, never by the page.
             fake.apps.enable_activities()
             bot.activity_options["mock"] = True
-        return cls(await Harness.start(bot, fake))
+        playground = cls(await Harness.start(bot, fake))
+        playground.translated = await translated_catalog(playground.bot.tree)
+        return playground
+
+    def suggestions_for(self, locale: str) -> list[dict[str, Any]]:
+        """What the page suggests as one types a command, in the page's language."""
+        return entries(self.translated, locale)
 
     def hang_up(self) -> None:
         """Tell every open page the playground stops (their live feeds end)."""
@@ -133,7 +142,12 @@ class Playground:
         token = await self.harness.command(who, name, *subs, channel_id=channel_id,
                                            settle=False, **parsed.options)
         self.tokens[token] = (who.id, parsed.label)
-        return await self._answered(token, who.locale)
+        answer = await self._answered(token, who.locale)
+        if token in self.fake._original:
+            # The page follows a thread opened from its own command's message (a table
+            # started at once against the AI), and no one else's.
+            answer["message"] = str(self.fake._original[token])
+        return answer
 
     async def click(self, who: Member, message_id: int, custom_id: str,
                     values: list[str] | None) -> dict[str, Any]:
@@ -224,8 +238,12 @@ class Playground:
 
     def channels(self, user_id: int) -> dict[str, Any]:
         dm = next((c for c, u in self.fake.dm_channels.items() if u == user_id), None)
+        seated = self.bot.tables.threads_seating(user_id)
         return {"main": {"id": str(self.channel_id), "name": "games"},
-                "threads": [{"id": str(t["id"]), "name": t["name"], "parent": t["parent_id"]}
+                # "seated": the person plays there (a page follows them into a tournament
+                # table's thread, which starts from no message of theirs)
+                "threads": [{"id": str(t["id"]), "name": t["name"], "parent": t["parent_id"],
+                             "seated": int(t["id"]) in seated}
                             for t in self.fake.threads.values()],
                 "dm": str(dm) if dm is not None else None}
 

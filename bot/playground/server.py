@@ -133,7 +133,8 @@ async def _upload(request: web.Request) -> web.Response:
 
 
 async def _commands(request: web.Request) -> web.Response:
-    return web.json_response(request.app[PLAYGROUND].suggestions)
+    locale = discord_locale(request.headers.get("Accept-Language"))
+    return web.json_response(request.app[PLAYGROUND].suggestions_for(locale))
 
 
 async def _state(request: web.Request) -> web.Response:

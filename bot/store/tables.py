@@ -115,6 +115,13 @@ class TableQueries(StoreCore):
             "AND coalesce(thread_id, channel_id)=? ORDER BY id", (game, channel_id))
         return [r[0] for r in rows]
 
+    async def table_of_thread(self, thread_id: int) -> tuple[int, int] | None:
+        """The newest table played in the thread ``thread_id``, and the channel it hangs from."""
+        rows = await self._fetchall(
+            "SELECT id, channel_id FROM game_tables WHERE thread_id=? ORDER BY id DESC LIMIT 1",
+            (thread_id,))
+        return (rows[0][0], rows[0][1]) if rows else None
+
     async def tables_in_channel(self, channel_id: int, finished_since: float,
                                 limit: int = 25) -> list[int]:
         """Lobbies and running games posted in ``channel_id`` or played in it (a thread), and

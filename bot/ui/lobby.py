@@ -164,6 +164,19 @@ class LobbyMixin(CogPart):
             raise TableError("missing_permissions", permissions=Markdown(", ".join(
                 f"**{t(f'perm.{name}', interaction.locale)}**" for name in missing)))
 
+    async def _refuse_in_a_tables_thread(self, interaction: discord.Interaction) -> None:
+        """A start typed in a game's thread would open a second table in that thread (a thread
+        cannot have threads), mixing two games' boards and turn lines: the thread is its
+        table's, and the answer says where a new game goes."""
+        kind = getattr(interaction.channel, "type", None)
+        if kind not in (discord.ChannelType.public_thread, discord.ChannelType.private_thread,
+                        discord.ChannelType.news_thread) or interaction.channel_id is None:
+            return
+        found = await self.tables.store.table_of_thread(interaction.channel_id)
+        if found is not None:
+            raise TableError("thread_of_table", table=found[0],
+                             channel=Markdown(f"<#{found[1]}>"))
+
     async def open_lobby(self, interaction: discord.Interaction, options: Mapping[str, Any],
                          *, seats: list[SeatRow] | None = None,
                          rematch_of: int | None = None,
@@ -179,6 +192,7 @@ class LobbyMixin(CogPart):
         locale = await self.public_locale(interaction)
         try:
             if here:
+                await self._refuse_in_a_tables_thread(interaction)
                 self.check_permissions(interaction)
             if seats is None:
                 seats = [SeatRow(0, interaction.user.id, display_name(interaction.user),

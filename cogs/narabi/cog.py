@@ -14,7 +14,7 @@ from bot.runtime.autoplay import think_seed
 from bot.games.narabi import Narabi
 from bot.games.narabi.ai import answer_question
 from bot.i18n import t
-from bot.markdown import escape, md
+from bot.markdown import Markdown, escape, md
 from bot.ui.translator import command_name, command_text, named_options
 from bot.domain.tables import LiveTable, Outcome, TableError, closed_error
 from bot.ui.gamecog import GameCog
@@ -75,6 +75,20 @@ class NarabiCog(ParLine, GameCog, group_name="narabi", group_description=command
     def condition(self, condition_id: str, locale: str) -> str:
         return t(f"narabi.condition.{condition_id}", locale)
 
+    def held_condition(self, live: LiveTable, seat: int, card: Mapping[str, Any],
+                       locale: str) -> Markdown:
+        """A card's condition as its holder reads it. "On your left" depends on where one sits
+        and the ring picture is seen from above, so a seat condition also names the seat it
+        means for this holder (the picture labels seats the same way)."""
+        text = self.condition(card["condition"], locale)
+        game = self.game(live)
+        spec = game.cards.get(card["id"], {}).get("condition", {})
+        if spec.get("kind") != "seat":
+            return escape(text)
+        target = (seat + spec["offset"]) % game.seats
+        return md("narabi.condition.seat_named", locale, condition=escape(text),
+                  seat=target + 1, player=self.name(live, target))
+
     def lesson(self):
         from .lesson import lesson
 
@@ -115,7 +129,7 @@ class NarabiCog(ParLine, GameCog, group_name="narabi", group_description=command
         lines = [t("narabi.private.title", locale, table=live.id)]
         for i, card in enumerate(view.get("cards", []), start=1):
             lines.append(md("narabi.private.card", locale, position=i, stone=self.stone(card, locale),
-                            condition=self.condition(card["condition"], locale)))
+                            condition=self.held_condition(live, seat, card, locale)))
         return "\n".join(lines)
 
     def private_update_text(self, live: LiveTable, seat: int, before: Mapping[str, Any],
@@ -125,7 +139,7 @@ class NarabiCog(ParLine, GameCog, group_name="narabi", group_description=command
         if not new:
             return None
         lines = [md("narabi.private.received", locale, table=live.id, stone=self.stone(c, locale),
-                    condition=self.condition(c["condition"], locale)) for c in new]
+                    condition=self.held_condition(live, seat, c, locale)) for c in new]
         return "\n".join(lines)
 
     def result_text(self, live: LiveTable, locale: str) -> str:
@@ -221,7 +235,7 @@ class NarabiCog(ParLine, GameCog, group_name="narabi", group_description=command
         for place, card in enumerate(mine, start=1):
             lines.append(md("narabi.private.card", locale, position=place,
                             stone=self.stone(card, locale),
-                            condition=self.condition(card["condition"], locale)))
+                            condition=self.held_condition(live, seat, card, locale)))
             note = "" if card["id"] in playable else " " + t("narabi.card.no_target", locale)
             label = f"{self.stone(card, locale)} · {self.place(game, card['id'], locale)}{note}"
             style = (discord.ButtonStyle.primary if card["id"] in playable
@@ -244,7 +258,7 @@ class NarabiCog(ParLine, GameCog, group_name="narabi", group_description=command
             raise TableError("stale")
         back = button(self.cid(live.id, "switch", live.row.version), t("button.back", locale))
         header = md("narabi.switch.chosen", locale, stone=self.stone(mine[card], locale),
-                    condition=self.condition(mine[card]["condition"], locale))
+                    condition=self.held_condition(live, seat, mine[card], locale))
         if not targets:
             await self.show_step(interaction, header + "\n" + t("narabi.switch.no_target", locale),
                                  view_of(back))

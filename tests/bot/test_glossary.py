@@ -243,3 +243,20 @@ def test_a_group_text_may_speak_in_the_plural_never_politely():
     assert register.check("de", {"k": "Klicken Sie hier."}, group=group)
     assert register.check("pl", {"k": "Czy Pani gra?"}, group=group)
     assert not register.check("pl", {"k": "Wspólnie ułóżcie kamienie."}, group=group)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_narabi_conditions_speak_of_cards_as_the_rest_of_the_game_does(language):
+    """A condition lets you switch with another card (issue 54: "Switch only with an odd
+    stone" where every button and line says card): each condition that names the other
+    card uses the glossary's word for a card, and none uses its word for a stone."""
+    book = catalogs()[language]
+    ideas = glossary(language)
+    card = [ideas["card"]["term"], *ideas["card"].get("forms", [])]
+    stone = [ideas["stone"]["term"], *ideas["stone"].get("forms", [])]
+    naming_a_card = ("white", "dark", "even", "odd", "higher", "lower", "mid", "high3", "low4",
+                     "free")
+    for condition in naming_a_card:
+        text = book[f"narabi.condition.{condition}"].lower()
+        assert any(word.lower()[:4] in text for word in card), (language, condition, text)
+        assert not any(word.lower() in text for word in stone), (language, condition, text)

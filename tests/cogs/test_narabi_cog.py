@@ -384,3 +384,30 @@ async def test_the_switch_steps_show_the_table_with_the_choice_framed(harness, p
                                   names, "en")
     assert attached(h, token) == framed != render_narabi.render(view, names, "en")
     assert [a["filename"] for a in h.fake.messages[int(step["id"])]["attachments"]] == ["step.png"]
+
+
+async def test_a_seat_condition_names_the_seat_it_means_for_its_holder(harness, players,
+                                                                         monkeypatch):
+    """Issue 54: "the player on your right" is the seat before yours (seat 3 of 3 for seat 1),
+    which the ring picture, seen from above, draws on the left. The holder's private text now
+    names that seat as the picture labels it, and a new holder reads their own neighbour."""
+    h = harness
+    deal_with(monkeypatch, 0)  # seat 1 of 3 is dealt the "right" condition on card 7
+    table = await start_table(h, "narabi", players[:3])
+    live = await h.bot.tables.get(table.id)
+    assert live.game.cards[7]["condition"]["id"] == "right" and 7 in live.game.rows[0]
+    token = await h.click(players[0], board(h, table),
+                          find_component(board(h, table), "mine")["custom_id"])
+    text = h.reply_text(token)
+    right = CONDITION_TEXTS["narabi.condition.right"]
+    assert f"{right} That is **3 · {live.row.seats[2].name}**." in text
+    # Every holder's DM at the start names, for each seat condition, the seat it means for
+    # that holder (seat + offset round the ring).
+    for seat, player in enumerate(players[:3]):
+        dm = h.fake.dms_to(player.id)[0]["content"]
+        for card in live.game.rows[seat]:
+            condition = live.game.cards[card]["condition"]
+            if condition["kind"] == "seat":
+                target = (seat + condition["offset"]) % 3
+                named = f"That is **{target + 1} · {live.row.seats[target].name}**."
+                assert f"{CONDITION_TEXTS['narabi.condition.' + condition['id']]} {named}" in dm

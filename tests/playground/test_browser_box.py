@@ -19,7 +19,7 @@ async def test_the_message_box_suggests_refuses_and_escapes(browser, playground,
     await box.fill("/sensei start a")
     await page.locator("#suggest", has_text="ai:").wait_for()
     await box.fill("/sensei start ai:")
-    assert "ai:hard" in await page.locator("#suggest").inner_text()
+    assert "ai: Hard" in await page.locator("#suggest").inner_text()  # a choice by its name
 
     await send(page, "/dance")
     await page.locator(NOTICE, has_text="is not a command").wait_for()

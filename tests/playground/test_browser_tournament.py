@@ -17,8 +17,8 @@ async def test_a_round_s_message_links_every_table_s_thread(browser, playground,
         await answers.nth(n).wait_for(timeout=30_000)
     await page.get_by_text("Players (4)").last.wait_for(timeout=30_000)
     await start.last.click()
-    # The page follows the tables' new threads (made in any order): once both are there,
-    # back to the tournament's channel.
+    # Both tables' threads appear (made in any order); Ana sits at neither, so her page stays
+    # in (or comes back to) the tournament's channel.
     for board in (1, 2):
         await page.locator("#channels a.chan", has_text=f"Cup · round 1 · table {board}").wait_for(
             timeout=60_000)

@@ -56,9 +56,11 @@ async def test_bad_input_is_answered_not_raised(playground):
 async def test_an_ephemeral_reply_is_shown_only_to_who_asked(playground):
     ana = playground.member("Ana")
     ben = playground.member("Ben")
-    assert await playground.command(ana, "/sensei rules", playground.channel_id) == {"ok": True}
+    answer = await playground.command(ana, "/sensei rules", playground.channel_id)
     await playground.harness.settle()
     mine = [m for m in playground.snapshot(ana)["messages"] if m["ephemeral"]]
+    # The answer names the message the command made (the page follows a thread opened from it).
+    assert answer == {"ok": True, "message": mine[0]["id"]}
     assert mine and mine[0]["used"]["command"] == "/sensei rules"
     assert not [m for m in playground.snapshot(ben)["messages"] if m["ephemeral"]]
     # a click on a message Ben cannot see is refused like an unknown message

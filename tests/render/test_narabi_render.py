@@ -105,3 +105,34 @@ def test_every_deck_id_has_an_english_label():
     ids |= {("rating", r["id"]) for r in DECK.ratings} | {("rating", DECK.defeat_rating)}
     ids |= {("reason", r) for r in ("solved", "out_of_turns", "no_legal_switch", "abandoned")}
     assert not [i for i in ids if f"render.narabi.{i[0]}.{i[1]}" not in english]
+
+
+def test_the_switch_arrow_bows_round_the_names_a_straight_line_would_strike_through():
+    """Issue 54: on a phone the last switch's arrow ran under "3 · AI · Easy", which then read
+    as struck through. Three seats, the third switch: seat 3's card and seat 2's trade places
+    across the ring, straight under both their names."""
+    from render.narabi import _hits, card_places, label_boxes, switch_path
+
+    game = Narabi.new(3, {}, 0)
+    rng = random.Random(0)
+    for _ in range(3):
+        game.apply(game.to_move, rng.choice(game.legal_actions(game.to_move)))
+    view = game.public_view()
+    names = ["Ana", "Ben", "AI · Easy"]
+    where, labels = card_places(view), label_boxes(view, names)
+    last = view["last_switch"]
+    straight = [where[last["card"]], where[last["target"]]]
+    assert sum(_hits(straight, box, 0) for box in labels) == 2
+    path = switch_path(view, where, labels)
+    assert not any(_hits(path, box, 0) for box in labels)
+    # It still joins the two cards: each end is at the edge of one of them.
+    ends = sorted(path[0:1] + path[-1:])
+    for end, card in zip(ends, sorted(straight)):
+        assert abs(end[0] - card[0]) <= 60 and abs(end[1] - card[1]) <= 80
+    # And the picture drawn is the one with that path (the arrow's colour beside a name, not
+    # under it): every name's box is free of the arrow's blue.
+    img = decode(render(view, names)).convert("RGB")
+    from render.narabi import SWITCH
+    for x0, y0, x1, y1 in labels:
+        band = img.crop((int(x0) - 4, int(y0), int(x1) + 4, int(y1)))
+        assert SWITCH[:3] not in {px for px in band.getdata()}

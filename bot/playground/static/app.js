@@ -10,6 +10,9 @@
   const dismissed = new Set(JSON.parse(sessionStorage.getItem("dismissed:" + me) || "[]"));
   let channels = {main: {id: "", name: "games"}, threads: [], dm: null};
   let current = null, lastAction = 0, notices = 0, commands = [];
+  // Messages this page clicked or whose command it typed: a thread opened from one of them
+  // (a thread has its starting message's id) is this person's table, worth following into.
+  const mine = new Set();
   const unread = new Set();
   PG.users = {};
   PG.myId = null;
@@ -33,6 +36,7 @@
 
   PG.click = async function (message, customId, values, control) {
     lastAction = Date.now();
+    mine.add(String(message.id));
     PG.clicked += 1;
     const node = document.getElementById("m-" + message.id);
     const failed = node && node.querySelector(".failed");
@@ -129,6 +133,7 @@
     const li = el("li", cls);
     const a = el("a", "chan" + (id === current ? " active" : "") + (unread.has(id) ? " unread" : ""), label);
     a.href = "#";
+    a.title = label;
     a.dataset.channel = id;
     a.addEventListener("click", (e) => { e.preventDefault(); open(id); });
     li.append(a);
@@ -188,7 +193,10 @@
     else if (event.type === "channels") {
       const known = new Set(channels.threads.map((th) => th.id));
       channels = event.channels;
-      const fresh = channels.threads.filter((th) => !known.has(th.id));
+      // Only a thread opened from a message this page acted on, or a table where this person
+      // sits, is followed: someone else's table, opened at the same moment, stays in the
+      // sidebar.
+      const fresh = channels.threads.filter((th) => !known.has(th.id) && (th.seated || mine.has(String(th.id))));
       if (fresh.length && Date.now() - lastAction < 15000 && current === channels.main.id) open(fresh[fresh.length - 1].id);
       else if (current === channels.main.id) open(current); // thread links under lobbies
       else sidebar();
@@ -223,15 +231,20 @@
           if (colon < 0 && o.name.startsWith(last) && !typed.includes(" " + o.name + ":"))
             found.push({fill: text.slice(0, text.length - last.length) + o.name + ":", label: o.name + ":", help: (o.required ? t("required") + " · " : "") + o.description});
           if (colon >= 0 && last.slice(0, colon) === o.name)
-            for (const c of o.choices) if (String(c).toLowerCase().startsWith(last.slice(colon + 1)))
-              found.push({fill: text.slice(0, text.length - last.length) + o.name + ":" + c + " ", label: o.name + ":" + c, help: o.description});
+            for (const c of o.choices) {
+              const typedValue = last.slice(colon + 1);
+              // As in Discord, a choice shows its name; the value is what is sent.
+              if (String(c.value).toLowerCase().startsWith(typedValue) || String(c.name).toLowerCase().startsWith(typedValue))
+                found.push({fill: text.slice(0, text.length - last.length) + o.name + ":" + c.value + " ", label: o.name + ": " + c.name, help: o.description});
+            }
         }
       } else {
         for (const c of commands) if (c.path.startsWith(typed))
           found.push({fill: "/" + c.path + " ", label: "/" + c.path, help: c.description});
       }
     }
-    for (const s of found.slice(0, 8)) {
+    // Discord lists up to 25 options or choices.
+    for (const s of found.slice(0, 25)) {
       const li = el("li", "suggestion");
       li.setAttribute("role", "option");
       li.append(el("span", "cmd", s.label), el("span", "help", s.help));
@@ -264,6 +277,11 @@
     lastAction = Date.now();
     const answer = await post("/api/command", {text: text, channel: current});
     if (answer.error) notice(answer.error);
+    else if (answer.message) {
+      mine.add(String(answer.message));
+      // Its thread may have been announced before this answer came back.
+      if (current === channels.main.id && PG.threadOf(String(answer.message))) open(String(answer.message));
+    }
   }
 
   box.addEventListener("input", changed);
