@@ -26,7 +26,8 @@ ELLIPSIS = "…"
 def fit(parts: Iterable[str], limit: int = LIMIT) -> str:
     """``parts`` joined by spaces, as many as fit in ``limit`` characters. The first part that
     does not fit is cut after its last list separator that fits, with "…", when enough of it
-    is left to be worth reading; the parts after it are left out."""
+    is left to be worth reading (else "…" alone ends the text); the parts after it are left
+    out."""
     text = ""
     for part in (p.strip() for p in parts):
         if not part:
@@ -42,6 +43,9 @@ def fit(parts: Iterable[str], limit: int = LIMIT) -> str:
             if cut > room // 3:
                 head = head[:cut]
             text = f"{text} {head.rstrip(' ,;:')}{ELLIPSIS}" if text else head + ELLIPSIS
+        else:
+            # Too little room for a piece of it: "…" still says that more was left out.
+            text = text[:limit - len(ELLIPSIS) - 1] + " " + ELLIPSIS
         break
     return text[:limit]
 

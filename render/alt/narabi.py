@@ -78,6 +78,6 @@ def parts(view: Mapping[str, Any], names: Sequence[str], locale: Any) -> Iterato
     rows = [t("alt.narabi.row", locale, player=name_of(names, seat, locale),
               cards=listing(card_text(card, locale, condition=reveal) for card in row))
             for seat, row in enumerate(view.get("rows") or [])]
-    yield t("alt.narabi.ring", locale, rows="; ".join(rows))
+    yield t("alt.narabi.ring", locale, rows=t("alt.separator", locale).join(rows))
     if view.get("advanced") and not finished:
         yield t("narabi.status.advanced", locale)

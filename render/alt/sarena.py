@@ -41,7 +41,7 @@ def _piles(view: dict[str, Any], locale: Any) -> Iterator[str]:
                     squares=listing(sorted(heights[height], key=_order)))
                   for height in sorted(heights)]
         yield t("alt.sarena.top", locale, colour=_colour(colour, locale),
-                count=sum(len(s) for s in heights.values()), piles="; ".join(groups))
+                count=sum(len(s) for s in heights.values()), piles=t("alt.separator", locale).join(groups))
     if empty:
         yield t("alt.sarena.empty", locale, squares=listing(sorted(empty, key=_order)))
     if arrows:
@@ -70,7 +70,7 @@ def _result(view: dict[str, Any], names: Sequence[str], locale: Any) -> Iterator
             lines.append(t("alt.sarena.score", locale, player=who, colour=shown,
                            count=scores[seat]))
     if lines:
-        yield t("alt.sarena.scores", locale, lines="; ".join(lines))
+        yield t("alt.sarena.scores", locale, lines=t("alt.separator", locale).join(lines))
 
 
 def parts(view: dict[str, Any], names: Sequence[str], locale: Any) -> Iterator[str]:
