@@ -41,7 +41,8 @@ def _piles(view: dict[str, Any], locale: Any) -> Iterator[str]:
                     squares=listing(sorted(heights[height], key=_order)))
                   for height in sorted(heights)]
         yield t("alt.sarena.top", locale, colour=_colour(colour, locale),
-                count=sum(len(s) for s in heights.values()), piles=t("alt.separator", locale).join(groups))
+                count=sum(len(s) for s in heights.values()),
+                piles=t("alt.separator", locale).join(groups))
     if empty:
         yield t("alt.sarena.empty", locale, squares=listing(sorted(empty, key=_order)))
     if arrows:

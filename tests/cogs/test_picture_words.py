@@ -94,8 +94,9 @@ def secrets_of(game: str, live, names: list[str]) -> list[str]:
     """What no picture of the running game may say: who holds which colour (Sàréná), any
     card's condition (Narabi)."""
     if game == "sarena":
-        return [f"{names[seat]}, {t('sarena.colour.' + live.game.private_view(seat)['colour'], 'en')}"
-                for seat in range(len(names))]
+        colours = [live.game.private_view(seat)["colour"] for seat in range(len(names))]
+        return [f"{names[seat]}, {t('sarena.colour.' + colour, 'en')}"
+                for seat, colour in enumerate(colours)]
     if game == "narabi":
         return [f"({t('render.narabi.condition.' + card['condition'], 'en')})"
                 for seat in range(len(names)) for card in live.game.private_view(seat)["cards"]]
@@ -193,7 +194,8 @@ async def test_puzzle_chart_and_lesson_pictures_speak(harness, players):
     since = len(h.fake.requests)
     await h.command(ana, "puzzle", "stats")
     (chart,) = all_speak(uploads(h, since))
-    assert chart.startswith("Rating after each rated game. Sàréná: ") and "after 2 games" in chart
+    assert chart.startswith("Rating after each rated game. Sàréná: ")
+    assert "after 2 games" in chart
     since = len(h.fake.requests)
     step = ephemeral_reply(h, await h.command(ana, "sensei", "learn"))
     await tap(h, ana, step, ending(step, "n"))

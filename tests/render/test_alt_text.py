@@ -67,7 +67,8 @@ def test_sarena_gives_the_top_colour_and_height_of_every_pile():
     game = played(Sarena, 3, 6)
     view = game.public_view()
     text = describe("sarena", view, NAMES, "en")
-    assert text.startswith(f"Sàréná board, move {view['move']}. {NAMES[view['to_move']]} to move.")
+    to_move = NAMES[view["to_move"]]
+    assert text.startswith(f"Sàréná board, move {view['move']}. {to_move} to move.")
     for circle in view["board"]:
         if circle["height"]:
             colour = t(f"sarena.colour.{circle['top']}", "en")
