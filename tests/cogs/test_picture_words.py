@@ -158,6 +158,23 @@ async def test_every_picture_of_a_whole_game_and_its_replay_speaks(harness, play
     assert "The last one:" in replay[-1]
 
 
+async def test_the_board_speaks_the_servers_language_a_step_its_players(harness):
+    h = harness
+    h.fake.guild_locale = "de"
+    ana, ben = Member(100, "Ana", locale="fr"), Member(101, "Ben", locale="ru")
+    table = await start_table(h, "sensei", [ana, ben])
+    live = await h.bot.tables.get(table.id)
+    mover = table.players[live.game.to_move]
+    b = board(h, table)
+    (public,) = all_speak(uploads(h))
+    assert public.startswith("Sensei-Spielbrett, Zug 1.") and "Figur auf d1" in public
+    since = len(h.fake.requests)
+    await h.click(mover, b, find_component(b, "move")["custom_id"])
+    (private,) = all_speak(uploads(h, since))
+    expected = "Plateau de Sensei, tour 1." if mover is ana else "Поле Sensei, ход 1."
+    assert private.startswith(expected), private
+
+
 @pytest.fixture
 async def reviewing(tmp_path, monkeypatch):
     monkeypatch.setattr(viewer_module, "has_review", lambda game: game in REVIEWED)
