@@ -377,11 +377,13 @@ class PublishMixin(CogPart):
             return None
         return f"{function.__module__}:{function.__name__}"
 
-    async def picture(self, live: LiveTable, view: dict[str, Any], locale: str) -> Picture:
+    async def picture(self, live: LiveTable, view: dict[str, Any], locale: str,
+                      reader: Any = None) -> Picture:
         """``view`` (a public view, perhaps with what a private step highlights) drawn like
-        the board, off the event loop, with its alt text in the same language."""
+        the board, off the event loop, with its alt text in the same language, or in
+        ``reader``'s when one person alone sees it in a picture drawn in the table's."""
         png = await self.draw(self.renderer_name, self.render, view, live.names(), locale)
-        return Picture(png, self.alt_text(live, view, locale))
+        return Picture(png, self.alt_text(live, view, reader or locale))
 
     def alt_text(self, live: LiveTable, view: dict[str, Any], locale: Any) -> str:
         """The picture of ``view`` in words (public like the picture: built from the view)."""

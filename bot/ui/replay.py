@@ -108,8 +108,7 @@ class ReplayMixin(CogPart):
             line = self.describe(Outcome(live, seat, dict(action), events, None), locale) \
                 or t("replay.move", locale, player=self.name(live, seat))
         view = self.replay_view(game, live.game)  # type: ignore[arg-type]
-        png = await self.picture(live, view, live.row.locale)
-        alt = self.alt_text(live, view, locale)  # read to the viewer, in their language
+        png = await self.picture(live, view, live.row.locale, reader=locale)
         text = t("replay.title", locale, game=t(f"{self.game_key}.name", locale), table=live.id,
                  step=step, total=total) + "\n" + line
         tid = live.id
@@ -123,7 +122,7 @@ class ReplayMixin(CogPart):
             button(self.cid(tid, "replay", step, 4), t("button.download", locale), emoji="⬇️"),
             review_button(self.game_key, tid, locale, replay_step=step),
             *self.replay_buttons(live, step, locale))
-        picture = upload(png, BOARD_FILE, alt)
+        picture = upload(png, BOARD_FILE)
         message = interaction.message
         if message is not None and message.flags.ephemeral:
             await update_message(interaction, content=clip(text, CONTENT), view=controls,

@@ -212,10 +212,10 @@ class ReviewViewer:
             turn = turns[page - 1]
             text = (title + " — " + t("review.turn.title", locale, turn=page, total=len(turns))
                     + "\n" + turn_text(game, turn, names, locale))
-            position = await self.position(cog, live, turn)
-            png = await cog.picture(live, position, live.row.locale)
             # Read to the one who asked, in their language (the reply is theirs alone).
-            file = upload(png, REVIEW_FILE, cog.alt_text(live, position, locale))
+            png = await cog.picture(live, await self.position(cog, live, turn), live.row.locale,
+                                    reader=locale)
+            file = upload(png, REVIEW_FILE)
         view = controls(game, live.id, page, turns, locale)
         if in_place:
             await update_message(interaction, content=clip(text, CONTENT), view=view,
