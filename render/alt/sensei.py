@@ -27,9 +27,8 @@ def _character(move: dict[str, Any]) -> str:
 
 
 def _left(kind: str, count: int, locale: Any) -> str:
-    fixed = f"render.sensei.left.{kind}.{count}"
-    return t(fixed, locale) if has(fixed) else t(f"render.sensei.left.{kind}.n", locale,
-                                                 count=count)
+    # Words in full: the picture's are cut short to fit its status bar.
+    return t(f"alt.sensei.{kind}", locale, count=count)
 
 
 def _result(view: dict[str, Any], names: Sequence[str], locale: Any) -> str:
