@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import asyncio
-import io
 import math
 import re
 from typing import TYPE_CHECKING
@@ -15,11 +14,13 @@ from bot.games import game_class
 from bot.i18n import t
 from bot.markdown import escape
 from bot.domain.records import coop_records, team_records
+from render.alt.tables import chart as chart_words
 from render.chart import rating_chart
 from bot.games.registry import keys
 from bot.store import DEFAULT_TURN_LIMIT
 from bot.ui.lobby import POLICIES, TURN_LIMITS
 from bot.ui.style import limit_text
+from bot.ui.pictures import upload
 from bot.ui.replies import ephemeral, update_message
 from bot.ui.translator import command_name, command_text, named_options
 
@@ -225,7 +226,7 @@ class General(commands.Cog):
             # A small picture of the ratings over time, drawn off the event loop.
             png = await asyncio.get_running_loop().run_in_executor(
                 None, rating_chart, series, str(locale))
-            extra["file"] = discord.File(io.BytesIO(png), filename="ratings.png")
+            extra["file"] = upload(png, "ratings.png", chart_words(series, str(locale)))
         await interaction.response.send_message("\n".join(lines), ephemeral=True,
                                                 allowed_mentions=discord.AllowedMentions.none(),
                                                 **extra)

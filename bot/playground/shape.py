@@ -1,6 +1,7 @@
 """A message as the page shows it: Discord's message dict with attachments pointing at
-``/uploads/<id>`` and embed pictures (``attachment://name``) resolved to the same. The text is
-passed on as it is: the page renders it with textContent only."""
+``/uploads/<id>`` and embed pictures (``attachment://name``) resolved to the same, each with
+its attachment's description (alt text). The text is passed on as it is: the page renders it
+with textContent only."""
 from __future__ import annotations
 
 import copy
@@ -18,7 +19,8 @@ def shape(message: dict[str, Any], uploads: Uploads) -> dict[str, Any]:
         attachment_id = int(attachment["id"])
         url = f"/uploads/{attachment_id}" if uploads.has(attachment_id) else None
         size = {key: attachment[key] for key in ("width", "height") if attachment.get(key)}
-        files[attachment["filename"]] = (url, size)
+        described = dict(size, description=attachment.get("description") or "")
+        files[attachment["filename"]] = (url, described)
         attachments.append({"id": str(attachment_id), "filename": attachment["filename"],
                             "url": url, "type": content_type(attachment["filename"]),
                             "description": attachment.get("description") or "", **size})
@@ -31,6 +33,7 @@ def shape(message: dict[str, Any], uploads: Uploads) -> dict[str, Any]:
                 continue
             url = picture.get("url") or ""
             name = url[len("attachment://"):] if url.startswith("attachment://") else None
+            # An embed's picture is an attachment: its alt text is the attachment's.
             url, size = files.get(name, (None, {})) if name else (None, {})
             picture.update(url=url, filename=name or "", **size)
             used.add(name)

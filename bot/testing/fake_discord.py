@@ -84,14 +84,20 @@ def image_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-def _attachments(files: list[tuple[str, bytes]]) -> list[dict[str, Any]]:
+def _attachments(files: list[tuple[str, bytes]], body: Any = None) -> list[dict[str, Any]]:
     """Discord's attachment objects for uploaded files; a picture's carry its size, which
-    lets a client keep its place on the page before it has loaded."""
+    lets a client keep its place on the page before it has loaded, and the description (alt
+    text) the body gave the upload (``attachments[].id`` is the file's index)."""
+    declared = (body.get("attachments") if isinstance(body, dict) else None) or []
+    described = {str(a.get("id")): a["description"] for a in declared
+                 if isinstance(a, dict) and a.get("description")}
     attachments = []
-    for name, data in files:
+    for index, (name, data) in enumerate(files):
         attachment: dict[str, Any] = {"id": str(snowflake()), "filename": name, "size": len(data),
                                       "url": f"https://cdn.invalid/{name}",
                                       "proxy_url": f"https://cdn.invalid/{name}"}
+        if str(index) in described:
+            attachment["description"] = described[str(index)]
         if (size := image_size(data)) is not None:
             attachment["width"], attachment["height"] = size
         attachments.append(attachment)
@@ -179,7 +185,7 @@ class FakeDiscord:
     def _message(self, channel_id: int, body: dict[str, Any], files: list[tuple[str, bytes]],
                  *, message_id: int | None = None, flags: int = 0) -> dict[str, Any]:
         message_id = message_id or snowflake()
-        attachments = _attachments(files)
+        attachments = _attachments(files, body)
         message = {
             "id": str(message_id), "channel_id": str(channel_id), "guild_id": str(self.guild_id),
             "author": user_payload(BOT_ID, "Tabletop"), "content": body.get("content") or "",
@@ -208,7 +214,7 @@ class FakeDiscord:
             if key in body:
                 message[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
         if files or "attachments" in body:
-            message["attachments"] = _attachments(files)
+            message["attachments"] = _attachments(files, body)
         message["edited_timestamp"] = "2026-11-21T00:00:01+00:00"
         self._tell("edit", message)
         return message

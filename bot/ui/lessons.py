@@ -25,9 +25,12 @@ from typing import Any, Callable, Mapping, Sequence
 import discord
 from discord import ui
 
+from render.alt import describe
+
 from ..games import Game, IllegalAction
 from ..i18n import t
 from ..markdown import md
+from .pictures import Picture
 from .replies import ephemeral, error_text, private_step
 from .routing import button, view_of
 
@@ -137,9 +140,10 @@ class LessonFlow:
         await self._send(interaction, "\n\n".join(lines), view_of(*items),
                          await self._picture(game, locale))
 
-    async def _picture(self, game: Game, locale: str) -> bytes:
-        return await self.cog.draw(self.cog.renderer_name, self.cog.render, game.public_view(),
-                                   self.lesson.names(locale), locale)
+    async def _picture(self, game: Game, locale: str) -> Picture:
+        view, names = game.public_view(), self.lesson.names(locale)
+        png = await self.cog.draw(self.cog.renderer_name, self.cog.render, view, names, locale)
+        return Picture(png, describe(self.lesson.game, view, names, locale))
 
     async def _send(self, interaction: discord.Interaction, text: str,
                     view: ui.View | None, picture: bytes | None) -> None:

@@ -8,12 +8,13 @@ closed DM is handled once. Mixed into ``GameCog``: its hooks (``status_text``, `
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import time
 from typing import Any, Callable, Mapping
 
 import discord
+
+from render.alt import describe
 
 from ..i18n import t
 from ..domain.tables import LiveTable, Outcome
@@ -23,6 +24,7 @@ from .launch import VERB as OPEN_BOARD, open_board_button
 from .host import CogPart
 from .limits import clip, CONTENT, EMBED_DESCRIPTION, THREAD_NAME
 from .permissions import missing_from_error, missing_in_channel
+from .pictures import Picture, upload
 from .reconcile import SurfaceBlocked
 from .review import review_button
 from .routing import button, view_of
@@ -326,7 +328,7 @@ class PublishMixin(CogPart):
         if old is not None and not repost:
             try:
                 await self.channel(live.row.game_channel_id).get_partial_message(old).edit(
-                    embed=embed, attachments=[discord.File(io.BytesIO(png), filename=BOARD_FILE)],
+                    embed=embed, attachments=[upload(png, BOARD_FILE)],
                     view=view)
                 await self.tables.set_surface(live, board_version=version)
                 return
@@ -340,7 +342,7 @@ class PublishMixin(CogPart):
                 log.info("table %s: board edit refused (%s), posting a new one", live.id, exc.status)
         try:
             message = await self.channel(live.row.game_channel_id).send(
-                embed=embed, file=discord.File(io.BytesIO(png), filename=BOARD_FILE), view=view,
+                embed=embed, file=upload(png, BOARD_FILE), view=view,
                 allowed_mentions=NO_MENTIONS)
         except discord.Forbidden as exc:
             await self._lost_permission(live, exc)
@@ -375,12 +377,19 @@ class PublishMixin(CogPart):
             return None
         return f"{function.__module__}:{function.__name__}"
 
-    async def picture(self, live: LiveTable, view: dict[str, Any], locale: str) -> bytes:
+    async def picture(self, live: LiveTable, view: dict[str, Any], locale: str,
+                      reader: Any = None) -> Picture:
         """``view`` (a public view, perhaps with what a private step highlights) drawn like
-        the board, off the event loop."""
-        return await self.draw(self.renderer_name, self.render, view, live.names(), locale)
+        the board, off the event loop, with its alt text in the same language, or in
+        ``reader``'s when one person alone sees it in a picture drawn in the table's."""
+        png = await self.draw(self.renderer_name, self.render, view, live.names(), locale)
+        return Picture(png, self.alt_text(live, view, reader or locale))
 
-    async def board_png(self, live: LiveTable) -> bytes:
+    def alt_text(self, live: LiveTable, view: dict[str, Any], locale: Any) -> str:
+        """The picture of ``view`` in words (public like the picture: built from the view)."""
+        return describe(self.game_key, view, live.names(), locale)
+
+    async def board_png(self, live: LiveTable) -> Picture:
         # Render from a snapshot of the public view, off the event loop.
         return await self.picture(live, self.game(live).public_view(), live.row.locale)
 

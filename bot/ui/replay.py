@@ -11,11 +11,14 @@ from typing import Any
 
 import discord
 
+from render.alt import fit
+
 from ..games import Game
 from ..i18n import t
 from ..domain.tables import LiveTable, Outcome, TableError
 from .host import CogPart
 from .limits import CONTENT, clip
+from .pictures import upload
 from .publish import BOARD_FILE
 from .replies import update_message
 from .review import review_button
@@ -82,9 +85,12 @@ class ReplayMixin(CogPart):
         title = t("replay.title", live.row.locale, game=t(f"{self.game_key}.name", live.row.locale),
                   table=live.id, step=len(log_rows), total=len(log_rows))
         text = discord.utils.remove_markdown(title) + "\n\n" + "\n".join(lines) + "\n"
+        reader = interaction.locale
+        alt = " ".join((t("alt.replay", reader, count=len(views)),
+                        self.alt_text(live, views[-1], reader)))
         await interaction.followup.send(
             t("replay.download", interaction.locale), ephemeral=True,
-            files=[discord.File(io.BytesIO(gif), filename=f"{self.game_key}-{live.id}.gif"),
+            files=[upload(gif, f"{self.game_key}-{live.id}.gif", fit([alt])),
                    discord.File(io.BytesIO(text.encode()), filename=f"{self.game_key}-{live.id}.txt")])
 
     async def show_replay(self, interaction: discord.Interaction, live: LiveTable,
@@ -102,7 +108,7 @@ class ReplayMixin(CogPart):
             line = self.describe(Outcome(live, seat, dict(action), events, None), locale) \
                 or t("replay.move", locale, player=self.name(live, seat))
         view = self.replay_view(game, live.game)  # type: ignore[arg-type]
-        png = await self.picture(live, view, live.row.locale)
+        png = await self.picture(live, view, live.row.locale, reader=locale)
         text = t("replay.title", locale, game=t(f"{self.game_key}.name", locale), table=live.id,
                  step=step, total=total) + "\n" + line
         tid = live.id
@@ -116,7 +122,7 @@ class ReplayMixin(CogPart):
             button(self.cid(tid, "replay", step, 4), t("button.download", locale), emoji="⬇️"),
             review_button(self.game_key, tid, locale, replay_step=step),
             *self.replay_buttons(live, step, locale))
-        picture = discord.File(io.BytesIO(png), filename=BOARD_FILE)
+        picture = upload(png, BOARD_FILE)
         message = interaction.message
         if message is not None and message.flags.ephemeral:
             await update_message(interaction, content=clip(text, CONTENT), view=controls,

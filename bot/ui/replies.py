@@ -2,7 +2,6 @@
 in (answered, deferred or not yet), always within Discord's limits."""
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import discord
@@ -13,6 +12,7 @@ from ..store import StoreFailure
 from ..domain import refusals
 from ..domain.tables import TableError
 from .limits import CONTENT, clip
+from .pictures import upload
 
 
 def error_text(exc: TableError | IllegalAction | StoreFailure, game: str, locale: Any) -> str:
@@ -38,8 +38,9 @@ async def ephemeral(interaction: discord.Interaction, text: str, *,
 async def private_step(interaction: discord.Interaction, text: str, view: discord.ui.View | None,
                        picture: bytes | None, filename: str) -> None:
     """The next step of a private flow (a lesson, a puzzle): the ephemeral message clicked is
-    replaced in place; from a command or a public message, a new ephemeral one is sent."""
-    file = discord.File(io.BytesIO(picture), filename=filename) if picture else None
+    replaced in place; from a command or a public message, a new ephemeral one is sent.
+    A ``Picture`` goes with its alt text."""
+    file = upload(picture, filename) if picture else None
     message = interaction.message
     if message is not None and message.flags.ephemeral:
         await update_message(interaction, content=clip(text, CONTENT), view=view,

@@ -14,7 +14,6 @@ the replay's move, its ``page`` being that move's number), the others edit the v
 from __future__ import annotations
 
 import importlib
-import io
 import logging
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -25,6 +24,7 @@ from ..i18n import t
 from ..markdown import escape, md
 from ..runtime.reviews import has_review
 from .limits import CONTENT, clip
+from .pictures import upload
 from .replies import ephemeral, update_message
 from .routing import Route, button, route, view_of
 
@@ -212,8 +212,10 @@ class ReviewViewer:
             turn = turns[page - 1]
             text = (title + " — " + t("review.turn.title", locale, turn=page, total=len(turns))
                     + "\n" + turn_text(game, turn, names, locale))
-            png = await cog.picture(live, await self.position(cog, live, turn), live.row.locale)
-            file = discord.File(io.BytesIO(png), filename=REVIEW_FILE)
+            # Read to the one who asked, in their language (the reply is theirs alone).
+            png = await cog.picture(live, await self.position(cog, live, turn), live.row.locale,
+                                    reader=locale)
+            file = upload(png, REVIEW_FILE)
         view = controls(game, live.id, page, turns, locale)
         if in_place:
             await update_message(interaction, content=clip(text, CONTENT), view=view,

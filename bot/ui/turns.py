@@ -7,7 +7,6 @@ Mixed into ``GameCog``; a game's handlers call these (``playing``, ``show_step``
 from __future__ import annotations
 
 import asyncio
-import io
 from typing import Any, Awaitable, Mapping
 
 import discord
@@ -17,6 +16,7 @@ from ..i18n import t
 from ..domain.tables import LiveTable, Outcome, TableError, closed_error
 from .host import CogPart
 from .limits import CONTENT, clip
+from .pictures import upload
 from .replies import ephemeral, update_message
 from .routing import Route, button, view_of
 
@@ -97,7 +97,7 @@ class TurnMixin(CogPart):
             if not drawing.done() and not interaction.response.is_done():
                 await (interaction.response.defer() if in_place else
                        interaction.response.defer(ephemeral=True, thinking=True))
-            file = discord.File(io.BytesIO(await drawing), filename=STEP_FILE)
+            file = upload(await drawing, STEP_FILE)
         if in_place:
             await update_message(interaction, content=clip(content, CONTENT), view=view,
                                  attachments=[file] if file else [])

@@ -13,7 +13,6 @@ others'), then from the built-in set, never one the person already finished.
 from __future__ import annotations
 
 import asyncio
-import io
 import re
 from typing import TYPE_CHECKING
 
@@ -24,8 +23,10 @@ from discord.ext import commands
 from bot.domain import puzzle_rating
 from bot.i18n import t
 from bot.ui.lessons import PATTERN as LESSON_PATTERN, LessonButton
+from bot.ui.pictures import upload
 from bot.ui.replies import ephemeral
 from bot.ui.translator import command_name, command_text, named_options
+from render.alt.tables import chart as chart_words
 from render.chart import rating_chart
 
 from .flow import PATTERN, PuzzleFlow, pz
@@ -105,7 +106,7 @@ class Puzzles(commands.GroupCog, group_name=command_name("puzzle"),
         if series:
             png = await asyncio.get_running_loop().run_in_executor(
                 None, rating_chart, series, locale)
-            file = discord.File(io.BytesIO(png), filename=CHART_FILE)
+            file = upload(png, CHART_FILE, chart_words(series, locale))
         await ephemeral(interaction, "\n".join(lines), file=file)
 
 

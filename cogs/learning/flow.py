@@ -19,9 +19,11 @@ from bot.games.sarena.notation import parse_move
 from bot.games.sensei import format_turn, parse_turn
 from bot.i18n import t
 from bot.markdown import md
+from bot.ui.pictures import Picture
 from bot.ui.replies import ephemeral, error_text, private_step
 from bot.ui.routing import button, view_of
 from cogs.sensei.cog import CHARACTER, LAST_ROW, SEAT_MARK, decode_plan, encode_plan
+from render.alt import describe
 from render.narabi import render as render_narabi
 from render.sarena import render as render_sarena
 from render.sensei import render as render_sensei
@@ -95,7 +97,7 @@ class PuzzleFlow:
                 for s in range(2)]
 
     async def _picture(self, puzzle: puzzles.Puzzle, game: Any, locale: str,
-                       choice: dict[str, Any] | None = None) -> bytes:
+                       choice: dict[str, Any] | None = None) -> Picture:
         view = game.public_view()
         if choice:
             view = dict(view, choice=choice)
@@ -103,11 +105,13 @@ class PuzzleFlow:
         cog = self.bot.router.cog(puzzle.game)
         if cog is not None:
             # Drawn like the game's boards: in the render workers, off the event loop.
-            return await cog.draw(cog.renderer_name, cog.render, view, names, locale)  # type: ignore[attr-defined]
-        renderer = {"sensei": render_sensei, "narabi": render_narabi,
-                    "sarena": render_sarena}[puzzle.game]
-        return await asyncio.get_running_loop().run_in_executor(
-            None, renderer, view, names, locale)
+            png = await cog.draw(cog.renderer_name, cog.render, view, names, locale)  # type: ignore[attr-defined]
+        else:
+            renderer = {"sensei": render_sensei, "narabi": render_narabi,
+                        "sarena": render_sarena}[puzzle.game]
+            png = await asyncio.get_running_loop().run_in_executor(
+                None, renderer, view, names, locale)
+        return Picture(png, describe(puzzle.game, view, names, locale))
 
     async def _send(self, interaction: discord.Interaction, text: str,
                     view: ui.View | None, picture: bytes | None) -> None:

@@ -144,7 +144,7 @@ class ParLine(_Cog):
             button(cid(live.id, "par", total, back, 3), "", emoji="⏭", disabled=page >= total),
             back_button)
         view = self.replay_view(game, live.game)
-        picture = self.picture(live, view, live.row.locale)
+        picture = self.picture(live, view, live.row.locale, reader=interaction.locale)
         await self.show_step(interaction, text, controls, picture)
 
     @staticmethod

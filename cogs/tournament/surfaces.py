@@ -4,7 +4,6 @@ a stop loses none), and the standings picture."""
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import re
 from typing import TYPE_CHECKING, Any
@@ -21,9 +20,11 @@ from bot.store import StoreFailure
 from bot.store.tournaments import TournamentRow
 from bot.tournaments import MATCH_GAMES, match_winner, matches
 from bot.ui.limits import CONTENT, FIELD_VALUE, clip
+from bot.ui.pictures import upload
 from bot.ui.replies import ephemeral
 from bot.ui.style import MENTION_USERS, NO_MENTIONS, limit_text
 from bot.ui.translator import command_text
+from render.alt.tables import standings as standings_words
 from render.tournament import Line, number, standings_png
 
 if TYPE_CHECKING:
@@ -293,7 +294,9 @@ class TournamentSurfaces:
             None, lambda: standings_png(tour.name, lines, locale, round_no=tour.round,
                                         rounds=tour.rounds, finished=tour.status == "finished",
                                         tie_breaks=tour.format != "knockout"))
-        return discord.File(io.BytesIO(png), filename=PICTURE)
+        return upload(png, PICTURE, standings_words(
+            tour.name, lines, locale, round_no=tour.round, rounds=tour.rounds,
+            finished=tour.status == "finished"))
 
     async def message_of(self, tour: TournamentRow) -> tuple[discord.Embed, ui.View | None]:
         locale = tour.locale

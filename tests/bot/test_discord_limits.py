@@ -193,6 +193,32 @@ async def test_content_is_at_most_2000_characters():
     assert status == 400 and answer["code"] == 50035 and "content" in answer["errors"]
 
 
+async def test_an_attachments_description_is_at_most_1024_characters():
+    """Alt text: Discord's description says 1,024 characters; the stand-in keeps what it took,
+    for the playground and the tests to read, and judges an edit and an answer alike."""
+    fake = FakeDiscord(time_scale=1.0)
+    png = b"\x89PNG\r\n\x1a\n" + bytes(16)
+
+    def body(length: int) -> dict:
+        return {"content": "x", "attachments": [{"id": 0, "filename": "board.png",
+                                                 "description": "d" * length}]}
+
+    status, _, message = await call(fake, "POST", post(10), body(1024), [("board.png", png)])
+    assert status == 200 and message["attachments"][0]["description"] == "d" * 1024
+    status, _, answer = await call(fake, "POST", post(10), body(1025), [("board.png", png)])
+    assert status == 400 and answer["code"] == 50035
+    (error,) = answer["errors"]["attachments"]["0"]["description"]["_errors"]
+    assert error["code"] == "BASE_TYPE_MAX_LENGTH"
+    edit = f"{post(10)}/{message['id']}"
+    assert (await call(fake, "PATCH", edit, body(1025), [("board.png", png)]))[0] == 400
+    status, _, edited = await call(fake, "PATCH", edit, body(3), [("board.png", png)])
+    assert status == 200 and edited["attachments"][0]["description"] == "ddd"
+    interaction(fake, "tok")
+    status, _, answer = await call(fake, "POST", f"/interactions/{APP_ID}/tok/callback",
+                                   {"type": 4, "data": body(1025)}, [("board.png", png)])
+    assert status == 400 and "description" in answer["errors"]["data"]["attachments"]["0"]
+
+
 async def test_at_most_10_embeds_of_6000_characters_in_all():
     fake = FakeDiscord(time_scale=1.0)
     assert (EMBEDS_MAX, EMBED_TOTAL_MAX) == (10, 6000)

@@ -228,9 +228,9 @@ async def test_sarena_review_end_to_end_shows_nothing_secret(h, players):
     cog = h.bot.router.cog("sarena")
     original = cog.picture
 
-    async def picture(live_, view, locale):
+    async def picture(live_, view, locale, **kwargs):
         views.append(view)
-        return await original(live_, view, locale)
+        return await original(live_, view, locale, **kwargs)
 
     cog.picture = picture
     token = await h.command(players[0], "review", game_id=table.id)

@@ -52,7 +52,8 @@ async def test_sensei_against_the_hard_ai_to_its_end(browser, playground, shots)
     await page.locator(BOARD).last.get_by_role("button", name="Replay").click()
     viewer = page.locator(EPHEMERAL).last
     await viewer.get_by_role("button", name="Download").click()
-    gif = page.locator("#messages img.attachment[alt$='.gif']").last
+    # its alt text is the attachment's description: the game told in words
+    gif = page.locator("#messages img.attachment[alt^='Animation of the whole game']").last
     await gif.wait_for(timeout=45_000)
     response = await page.request.get(playground.url.rstrip("/") + await gif.get_attribute("src"))
     assert response.headers["content-type"] == "image/gif"

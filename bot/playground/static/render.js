@@ -38,7 +38,8 @@ window.PG = window.PG || {};
     }
     box.append(text);
     if (e.thumbnail && e.thumbnail.url) box.append(picture(e.thumbnail.url, e.title ? PG.t("picture.thumbnail", {title: e.title}) : PG.t("picture.thumbnail_untitled"), "embed-thumb", e.thumbnail));
-    if (e.image && e.image.url) box.append(picture(e.image.url, PG.t(e.title ? "picture.image" : "picture.image_untitled", {title: e.title, file: e.image.filename || ""}).trim(), "embed-image", e.image));
+    // The attachment's description is the picture's alt text, as Discord's client reads it.
+    if (e.image && e.image.url) box.append(picture(e.image.url, e.image.description || PG.t(e.title ? "picture.image" : "picture.image_untitled", {title: e.title, file: e.image.filename || ""}).trim(), "embed-image", e.image));
     if (e.footer && e.footer.text) box.append(el("div", "embed-footer", e.footer.text));
     return box;
   }

@@ -1,0 +1,43 @@
+"""The pictures that are not a board, in words: a tournament's standings and a chart of
+ratings. Public facts only, as the pictures show them."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from bot.i18n import t
+
+from . import fit, name_of
+
+
+def _number(value: float) -> str:
+    whole = int(value)
+    if value == whole:
+        return str(whole)
+    if value - whole == 0.5:
+        return f"{whole}½" if whole else "½"
+    return f"{value:.2f}".rstrip("0")
+
+
+def standings(title: str, lines: Sequence[Any], locale: Any, *, round_no: int, rounds: int,
+              finished: bool = False) -> str:
+    """``lines``: the picture's rows (rank, name, score, games, dropped), best first."""
+    state = (t("render.tournament.final", locale) if finished else
+             t("render.tournament.round", locale, round=round_no, rounds=rounds or "?"))
+    parts = [t("alt.standings.head", locale, name=name_of([title], 0, locale), state=state)]
+    for line in lines:
+        key = "alt.standings.dropped" if line.dropped else "alt.standings.line"
+        parts.append(t(key, locale, rank=line.rank, player=name_of([line.name], 0, locale),
+                       count=_number(line.score), games=line.games))
+    return fit(parts)
+
+
+def chart(series: Sequence[tuple[str, Sequence[float]]], locale: Any) -> str:
+    """A chart of ratings: per game, where it began and where it is now, over how many games."""
+    parts = [t("render.chart.title", locale) + "."]
+    for name, points in series:
+        if not points:
+            continue
+        parts.append(t("alt.chart.line", locale, game=name, first=f"{points[0]:.1f}",
+                       last=f"{points[-1]:.1f}", high=f"{max(points):.1f}",
+                       count=len(points)))
+    return fit(parts)
