@@ -40,8 +40,11 @@ class AppStandIn:
         self._refusal = refusal
         self.client_secret = CLIENT_SECRET
         self.activities_enabled = False
-        #: the application's global commands, as Discord keeps them
+        #: the application's global commands, as Discord keeps them (with the contexts and
+        #: install types each declares: what ``offered.authorize`` reads)
         self.commands: list[dict[str, Any]] = []
+        #: each server's own commands (a development server's), by server id
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.instances: dict[str, dict[str, Any]] = {}
         self._codes: dict[str, tuple[dict[str, Any], float]] = {}
         self._tokens: dict[str, dict[str, Any]] = {}
@@ -153,6 +156,9 @@ class AppStandIn:
             if instance is None or not self.activities_enabled:
                 raise Refusal(404, {"message": "404: Not Found", "code": 0})
             return True, instance
+        if len(parts) == 5 and parts[2] == "guilds" and parts[4] == "commands" \
+                and method == "PUT":
+            return True, self._guild_overwrite(int(parts[3]), body)
         if len(parts) != 3 or parts[2] != "commands":
             return False, None
         if method == "GET":
@@ -170,3 +176,18 @@ class AppStandIn:
                              application_id=str(self._app_id()), version="1"))
         self.commands = kept
         return True, [dict(c) for c in kept]
+
+    def _guild_overwrite(self, guild_id: int, body: Any) -> list[dict[str, Any]]:
+        """A server's bulk overwrite. Discord keeps no contexts or install types for a server's
+        commands: they exist in that server only, through its install."""
+        known = {c["name"]: c for c in self.guild_commands.get(guild_id, [])}
+        kept = []
+        for command in body:
+            old = known.get(command.get("name"))
+            kept.append({k: v for k, v in command.items()
+                         if k not in ("contexts", "integration_types")}
+                        | {"id": old["id"] if old else str(self._ids()),
+                           "application_id": str(self._app_id()), "guild_id": str(guild_id),
+                           "version": "1"})
+        self.guild_commands[guild_id] = kept
+        return [dict(c) for c in kept]
