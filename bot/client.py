@@ -234,6 +234,7 @@ class TabletopBot(commands.AutoShardedBot):
         if self._sync:
             await self.sync_commands()
         self.commands_synced = True
+        self.check_installs(self.application)
         await self.repair_all()
         resumed = await self.autoplayer.resume_all()
         if resumed:
@@ -266,6 +267,14 @@ class TabletopBot(commands.AutoShardedBot):
         if behind:
             log.info("%d tables have messages to bring up to date", len(behind))
         return len(behind)
+
+    @staticmethod
+    def check_installs(application: Any) -> None:
+        """Say in the log when the application cannot be installed to people's accounts (read
+        from what the login fetched anyway: no call of its own)."""
+        warning = places.install_warning(application)
+        if warning is not None:
+            log.warning(warning)
 
     async def sync_commands(self) -> None:
         """Send Discord the slash commands. When Discord refuses them it keeps the ones it had:

@@ -40,6 +40,8 @@ class AppStandIn:
         self._refusal = refusal
         self.client_secret = CLIENT_SECRET
         self.activities_enabled = False
+        #: the Developer Portal's Installation Contexts: "0" Guild Install, "1" User Install
+        self.install_types: set[str] = {"0", "1"}
         #: the application's global commands, as Discord keeps them (with the contexts and
         #: install types each declares: what ``offered.authorize`` reads)
         self.commands: list[dict[str, Any]] = []
@@ -176,6 +178,16 @@ class AppStandIn:
                              application_id=str(self._app_id()), version="1"))
         self.commands = kept
         return True, [dict(c) for c in kept]
+
+    def application(self) -> dict[str, Any]:
+        """``GET /applications/@me`` (and ``/oauth2/applications/@me``): the application,
+        with an ``integration_types_config`` entry per install type the portal allows."""
+        return {"id": str(self._app), "name": "Tabletop", "icon": None, "description": "",
+                "type": None, "bot_public": True, "bot_require_code_grant": False,
+                "verify_key": "0" * 64, "flags": 0, "rpc_origins": [], "tags": [],
+                "owner": {"id": "1", "username": "owner", "global_name": None,
+                          "discriminator": "0", "avatar": None},
+                "integration_types_config": {kind: {} for kind in sorted(self.install_types)}}
 
     def _guild_overwrite(self, guild_id: int, body: Any) -> list[dict[str, Any]]:
         """A server's bulk overwrite. Discord keeps no contexts or install types for a server's

@@ -64,6 +64,18 @@ def server_only(command: Any) -> bool:
     return False
 
 
+def install_warning(application: Any) -> str | None:
+    """The log line for an application that cannot be installed to a person's account (its
+    ``integration_types_config`` has no ``"1"``: "User Install" is off in the Developer Portal),
+    None when it can (or nothing is known of it)."""
+    if application is None or application.user_integration_config is not None:
+        return None
+    return ("User Install is off for this application: people cannot add it to their account, "
+            "so it cannot be played in group DMs, DMs or servers that did not add the bot. "
+            "Turn it on in the Developer Portal: Installation -> Installation Contexts -> "
+            "User Install (see docs/owners/invite.md)")
+
+
 def in_server_with_bot(interaction: discord.Interaction) -> bool:
     """A server channel of a server that installed the application (not a server that
     only a person's install reaches, not a DM or group DM)."""

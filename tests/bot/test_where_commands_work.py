@@ -292,3 +292,28 @@ async def test_a_group_dm_s_game_is_replayed_only_in_that_group_dm(harness, play
     h.fake.interactions[token].channel_id = chat
     await h.send_command(token, payload)
     assert t("error.no_table", "en-US") not in h.reply_text(token)
+
+
+# -- the application itself allows both installs ----------------------------------------------------
+
+async def test_a_start_warns_when_user_install_is_off(harness, caplog):
+    import logging
+
+    h = harness
+    caplog.set_level(logging.WARNING, logger="bot.client")
+    # what a login fetches: the application, with the Developer Portal's install types
+    application = await h.bot.application_info()
+    assert application.user_integration_config is not None
+    h.bot.check_installs(application)
+    assert not [r for r in caplog.records if "User Install" in r.getMessage()]
+
+    h.fake.apps.install_types = {"0"}  # the portal's "User Install" unticked
+    application = await h.bot.application_info()
+    assert application.user_integration_config is None
+    h.bot.check_installs(application)
+    warned = [r for r in caplog.records if "User Install is off" in r.getMessage()]
+    assert len(warned) == 1 and warned[0].levelno == logging.WARNING
+    assert "Installation -> Installation Contexts -> User Install" in warned[0].getMessage()
+    # nothing known of the application (no login): nothing said
+    h.bot.check_installs(None)
+    assert len([r for r in caplog.records if "User Install" in r.getMessage()]) == 1
