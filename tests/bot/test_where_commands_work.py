@@ -317,3 +317,13 @@ async def test_a_start_warns_when_user_install_is_off(harness, caplog):
     # nothing known of the application (no login): nothing said
     h.bot.check_installs(None)
     assert len([r for r in caplog.records if "User Install" in r.getMessage()]) == 1
+
+
+async def test_a_server_s_own_command_suggests_nothing_outside_a_server(harness, players):
+    h = harness
+    # typing /tournament standings in a group DM: Discord asks for suggestions first
+    token, payload = moved(h, players[0], "group_dm", "tournament", "standings", tournament="")
+    payload["type"] = 4
+    payload["data"]["options"][0]["options"][0].update(type=4, focused=True)
+    await h.send_command(token, payload)
+    assert h.fake.replies(token) == [{"type": 8, "data": {"choices": []}}]
