@@ -47,6 +47,8 @@ class AppStandIn:
         self.commands: list[dict[str, Any]] = []
         #: each server's own commands (a development server's), by server id
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        #: whether the bot ever sent its commands (a bulk overwrite Discord took)
+        self.synced = False
         self.instances: dict[str, dict[str, Any]] = {}
         self._codes: dict[str, tuple[dict[str, Any], float]] = {}
         self._tokens: dict[str, dict[str, Any]] = {}
@@ -177,6 +179,7 @@ class AppStandIn:
             kept.append(dict(command, id=old["id"] if old else str(snowflake()),
                              application_id=str(self._app_id()), version="1"))
         self.commands = kept
+        self.synced = True
         return True, [dict(c) for c in kept]
 
     def application(self) -> dict[str, Any]:
@@ -202,4 +205,5 @@ class AppStandIn:
                            "application_id": str(self._app_id()), "guild_id": str(guild_id),
                            "version": "1"})
         self.guild_commands[guild_id] = kept
+        self.synced = True
         return [dict(c) for c in kept]

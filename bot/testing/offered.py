@@ -57,7 +57,7 @@ def authorize(apps: Any, payload: dict[str, Any], name: str,
     in that place); narrows those owners to the ones that authorize this command.
 
     ``apps`` is the stand-in's application (its synced commands); ``declared`` gives the bot's
-    own declaration of a command when nothing was ever synced (a bot started without a sync)."""
+    own declaration of a command when none was ever synced (a bot started without a sync)."""
     context = payload.get("context", GUILD_CONTEXT)
     user = (payload.get("member") or {}).get("user") or payload.get("user") or {}
     installs = {k: v for k, v in (payload.get("authorizing_integration_owners") or {}).items()
@@ -69,10 +69,9 @@ def authorize(apps: Any, payload: dict[str, Any], name: str,
         if command is not None:
             payload["authorizing_integration_owners"] = {GUILD_INSTALL: str(guild_id)}
             return command
-    if apps.commands or any(apps.guild_commands.values()):
-        command = _named(apps.commands, name)
-    else:
-        command = declared(name)
+    # A bot started without sending its commands (another process sent them, or the
+    # playground) is offered what it declares.
+    command = _named(apps.commands, name) if apps.synced else declared(name)
     if command is None:
         raise NotOffered(f"/{name}: the application has no such command here")
     if context not in contexts_of(command):

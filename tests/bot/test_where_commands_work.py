@@ -184,7 +184,8 @@ async def test_the_stand_in_refuses_a_command_where_it_is_not_declared(tmp_path,
 
 
 def _apps(*commands: dict[str, Any]) -> Any:
-    return types.SimpleNamespace(commands=list(commands), guild_commands={})
+    return types.SimpleNamespace(commands=list(commands), guild_commands={},
+                                 synced=bool(commands))
 
 
 def _payload(context: int, owners: dict[str, str], guild: int | None = None,
@@ -227,7 +228,7 @@ def test_the_interaction_names_only_the_installs_that_authorized_the_command():
 
 
 def test_a_server_s_own_commands_exist_only_there():
-    apps = types.SimpleNamespace(commands=[], guild_commands={GUILD_ID: [
+    apps = types.SimpleNamespace(commands=[], synced=True, guild_commands={GUILD_ID: [
         {"name": "x", "type": 1}]})
     payload = _payload(0, {"0": str(GUILD_ID)}, GUILD_ID)
     authorize(apps, payload, "x", lambda name: None)
