@@ -73,7 +73,9 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
     @app_commands.choices(version=VERSION_CHOICES, setup=SETUP_CHOICES, board=BOARD_CHOICES,
                           first=FIRST_CHOICES)
     @named_options
-    async def challenge_command(self, interaction: discord.Interaction, opponent: discord.Member,
+    async def challenge_command(self, interaction: discord.Interaction,
+                                # a User where there is no server (a group DM, a DM)
+                                opponent: discord.Member | discord.User,
                                 version: str = "arashi", setup: str = "standard",
                                 board: str = "plain", first: str = "random",
                                 warn: bool = False) -> None:

@@ -328,3 +328,19 @@ async def test_a_server_s_own_command_suggests_nothing_outside_a_server(harness,
     payload["data"]["options"][0]["options"][0].update(type=4, focused=True)
     await h.send_command(token, payload)
     assert h.fake.replies(token) == [{"type": 8, "data": {"choices": []}}]
+
+
+async def test_a_challenge_in_a_group_dm_takes_a_friend_who_is_no_server_member(harness, players):
+    h = harness
+    ana, ben = players[:2]
+    token, payload = moved(h, ana, "group_dm", "sensei", "challenge")
+    payload["data"]["options"][0]["options"] = [
+        {"name": "opponent", "type": 6, "value": str(ben.id)}]
+    # outside a server Discord resolves people as users only: no member objects
+    payload["data"]["resolved"] = {"users": {str(ben.id): user_payload(ben.id, ben.name)}}
+    await h.send_command(token, payload)
+    reply = h.reply_text(token)
+    assert reply and t("error.needs_server", "en-US") not in reply
+    # and in a server the same option is a member, read as before
+    token = await h.command(ana, "sensei", "challenge", opponent=ana)
+    assert t("error.sensei_self_challenge", "en-US") in h.reply_text(token)
