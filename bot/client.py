@@ -28,6 +28,7 @@ from .runtime.turnclock import TurnClock
 from .ui.budget import URGENT, Budget, pace
 from .ui import launch
 from .ui.dms import DirectMessages
+from .ui import places
 from .ui.reconcile import Reconciler
 from .ui.relay import Relay
 from .ui.replies import ephemeral
@@ -112,7 +113,22 @@ class Tree(app_commands.CommandTree):
         self.client.relay.remember(interaction)  # type: ignore[attr-defined]
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        return not self.client.closing  # type: ignore[attr-defined]
+        if self.client.closing:  # type: ignore[attr-defined]
+            return False
+        return await self.where_it_works(interaction)
+
+    @staticmethod
+    async def where_it_works(interaction: discord.Interaction) -> bool:
+        """A server's own command (settings, tournaments, leaderboard…) used where no server
+        has added the bot (a group DM, a DM, a server reached only through a person's install)
+        answers so, in a sentence, and goes no further."""
+        if not places.server_only(interaction.command) or places.in_server_with_bot(interaction):
+            return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            await ephemeral(interaction, "⚠️ " + t("error.needs_server", interaction.locale))
+        return False
 
     async def on_error(self, interaction: discord.Interaction,
                        error: app_commands.AppCommandError, /) -> None:
@@ -121,7 +137,7 @@ class Tree(app_commands.CommandTree):
             key = "error.restarting"
         elif isinstance(error, app_commands.NoPrivateMessage) or (
                 isinstance(error, app_commands.TransformerError) and interaction.guild_id is None):
-            key = "error.guild_only"
+            key = "error.needs_server"
         elif isinstance(cause, StoreFailure):
             key = "error.store_failed"
         else:
@@ -218,6 +234,7 @@ class TabletopBot(commands.AutoShardedBot):
         if self._sync:
             await self.sync_commands()
         self.commands_synced = True
+        self.check_installs(self.application)
         await self.repair_all()
         resumed = await self.autoplayer.resume_all()
         if resumed:
@@ -250,6 +267,14 @@ class TabletopBot(commands.AutoShardedBot):
         if behind:
             log.info("%d tables have messages to bring up to date", len(behind))
         return len(behind)
+
+    @staticmethod
+    def check_installs(application: Any) -> None:
+        """Say in the log when the application cannot be installed to people's accounts (read
+        from what the login fetched anyway: no call of its own)."""
+        warning = places.install_warning(application)
+        if warning is not None:
+            log.warning(warning)
 
     async def sync_commands(self) -> None:
         """Send Discord the slash commands. When Discord refuses them it keeps the ones it had:

@@ -21,6 +21,7 @@ from bot.store import DEFAULT_TURN_LIMIT
 from bot.ui.lobby import POLICIES, TURN_LIMITS
 from bot.ui.style import limit_text
 from bot.ui.pictures import upload
+from bot.ui.places import everywhere, needs_server
 from bot.ui.replies import ephemeral, update_message
 from bot.ui.translator import command_name, command_text, named_options
 
@@ -159,6 +160,7 @@ class General(commands.Cog):
     def __init__(self, bot: "TabletopBot") -> None:
         self.bot = bot
 
+    @everywhere
     @app_commands.command(name=command_name("games"), description=command_text("cmd.general.help.description"))
     async def games(self, interaction: discord.Interaction) -> None:
         text = t("help.text", interaction.locale)
@@ -168,9 +170,9 @@ class General(commands.Cog):
             text += "\n\n⚠️ " + t("help.sync_refused", interaction.locale)
         await interaction.response.send_message(text, ephemeral=True)
 
+    @needs_server
     @app_commands.command(name=command_name("stats"), description=command_text("cmd.general.stats.description"))
     @app_commands.describe(member=command_text("cmd.general.stats.member"))
-    @app_commands.guild_only()
     @named_options
     async def stats(self, interaction: discord.Interaction,
                     member: discord.Member | None = None) -> None:
@@ -231,12 +233,12 @@ class General(commands.Cog):
                                                 allowed_mentions=discord.AllowedMentions.none(),
                                                 **extra)
 
+    @needs_server
     @app_commands.command(name=command_name("history"),
                           description=command_text("cmd.general.history.description"))
     @app_commands.describe(game=command_text("cmd.general.history.game"),
                            member=command_text("cmd.general.history.member"))
     @app_commands.choices(game=GAME_CHOICES)
-    @app_commands.guild_only()
     @named_options
     async def history(self, interaction: discord.Interaction, game: str | None = None,
                       member: discord.Member | None = None) -> None:
@@ -245,6 +247,7 @@ class General(commands.Cog):
                                                 view=view or discord.utils.MISSING,
                                                 allowed_mentions=discord.AllowedMentions.none())
 
+    @everywhere
     @app_commands.command(name=command_name("reminders"), description=command_text("cmd.reminders.description"))
     @app_commands.describe(dm=command_text("cmd.reminders.dm"))
     @named_options
@@ -253,9 +256,9 @@ class General(commands.Cog):
         await ephemeral(interaction, t("reminders.on" if dm else "reminders.off",
                                        interaction.locale))
 
-    config = app_commands.Group(name=command_name("config"), description=command_text("cmd.config.description"),
-                                guild_only=True,
-                                default_permissions=discord.Permissions(manage_guild=True))
+    config = needs_server(app_commands.Group(
+        name=command_name("config"), description=command_text("cmd.config.description"),
+        default_permissions=discord.Permissions(manage_guild=True)))
 
     @config.command(name=command_name("clock"), description=command_text("cmd.config.clock.description"))
     @app_commands.describe(game=command_text("cmd.config.game"),

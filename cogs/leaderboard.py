@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.games import game_class
 from bot.i18n import t
 from bot.games.registry import is_game, keys
+from bot.ui.places import needs_server
 from bot.ui.replies import ephemeral, update_message
 from bot.ui.translator import command_name, command_text, named_options
 
@@ -88,11 +89,11 @@ class Leaderboard(commands.Cog):
     def __init__(self, bot: "TabletopBot") -> None:
         self.bot = bot
 
+    @needs_server
     @app_commands.command(name=command_name("leaderboard"),
                           description=command_text("cmd.leaderboard.description"))
     @app_commands.describe(game=command_text("cmd.leaderboard.game"))
     @app_commands.choices(game=RATED_CHOICES)
-    @app_commands.guild_only()
     @named_options
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         if not is_game(game) or game_class(game).cooperative:

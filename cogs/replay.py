@@ -1,4 +1,4 @@
-"""/replay: watch any finished game of this server again, move by move, privately."""
+"""/replay: watch any finished game of this server (or this group DM or DM) again, move by move, privately."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -8,6 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
+from bot.ui.places import everywhere, played_here
 from bot.ui.replies import ephemeral
 from bot.ui.translator import command_name, command_text, named_options
 
@@ -24,15 +25,16 @@ class Replay(commands.Cog):
     def __init__(self, bot: "TabletopBot") -> None:
         self.bot = bot
 
+    @everywhere
     @app_commands.command(name=command_name("replay"),
                           description=command_text("cmd.replay.description"))
     @app_commands.describe(game_id=command_text("cmd.replay.game_id"))
-    @app_commands.guild_only()
     @named_options
     async def replay(self, interaction: discord.Interaction,
                      game_id: app_commands.Range[int, 1, GAME_ID_MAX]) -> None:
         live = await self.bot.tables.with_game(game_id)
-        if live is None or live.row.guild_id != interaction.guild_id:
+        if live is None or not played_here(live.row.guild_id, (live.row.channel_id, live.row.thread_id),
+                                           interaction):
             await ephemeral(interaction, t("error.no_table", interaction.locale))
             return
         cog = self.bot.router.cog(live.row.game)

@@ -7,6 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ui.places import everywhere
 from bot.ui.review import ReviewViewer
 from bot.ui.translator import command_name, command_text, named_options
 
@@ -21,10 +22,10 @@ class Review(commands.Cog):
     def __init__(self, bot: "TabletopBot") -> None:
         self.bot = bot
 
+    @everywhere
     @app_commands.command(name=command_name("review"),
                           description=command_text("cmd.review.description"))
     @app_commands.describe(game_id=command_text("cmd.review.game_id"))
-    @app_commands.guild_only()
     @named_options
     async def review(self, interaction: discord.Interaction,
                      game_id: app_commands.Range[int, 1, GAME_ID_MAX]) -> None:

@@ -40,8 +40,15 @@ class AppStandIn:
         self._refusal = refusal
         self.client_secret = CLIENT_SECRET
         self.activities_enabled = False
-        #: the application's global commands, as Discord keeps them
+        #: the Developer Portal's Installation Contexts: "0" Guild Install, "1" User Install
+        self.install_types: set[str] = {"0", "1"}
+        #: the application's global commands, as Discord keeps them (with the contexts and
+        #: install types each declares: what ``offered.authorize`` reads)
         self.commands: list[dict[str, Any]] = []
+        #: each server's own commands (a development server's), by server id
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        #: whether the bot ever sent its commands (a bulk overwrite Discord took)
+        self.synced = False
         self.instances: dict[str, dict[str, Any]] = {}
         self._codes: dict[str, tuple[dict[str, Any], float]] = {}
         self._tokens: dict[str, dict[str, Any]] = {}
@@ -153,6 +160,9 @@ class AppStandIn:
             if instance is None or not self.activities_enabled:
                 raise Refusal(404, {"message": "404: Not Found", "code": 0})
             return True, instance
+        if len(parts) == 5 and parts[2] == "guilds" and parts[4] == "commands" \
+                and method == "PUT":
+            return True, self._guild_overwrite(int(parts[3]), body)
         if len(parts) != 3 or parts[2] != "commands":
             return False, None
         if method == "GET":
@@ -169,4 +179,31 @@ class AppStandIn:
             kept.append(dict(command, id=old["id"] if old else str(snowflake()),
                              application_id=str(self._app_id()), version="1"))
         self.commands = kept
+        self.synced = True
         return True, [dict(c) for c in kept]
+
+    def application(self) -> dict[str, Any]:
+        """``GET /applications/@me`` (and ``/oauth2/applications/@me``): the application,
+        with an ``integration_types_config`` entry per install type the portal allows."""
+        return {"id": str(self._app), "name": "Tabletop", "icon": None, "description": "",
+                "type": None, "bot_public": True, "bot_require_code_grant": False,
+                "verify_key": "0" * 64, "flags": 0, "rpc_origins": [], "tags": [],
+                "owner": {"id": "1", "username": "owner", "global_name": None,
+                          "discriminator": "0", "avatar": None},
+                "integration_types_config": {kind: {} for kind in sorted(self.install_types)}}
+
+    def _guild_overwrite(self, guild_id: int, body: Any) -> list[dict[str, Any]]:
+        """A server's bulk overwrite. Discord keeps no contexts or install types for a server's
+        commands: they exist in that server only, through its install."""
+        known = {c["name"]: c for c in self.guild_commands.get(guild_id, [])}
+        kept = []
+        for command in body:
+            old = known.get(command.get("name"))
+            kept.append({k: v for k, v in command.items()
+                         if k not in ("contexts", "integration_types")}
+                        | {"id": old["id"] if old else str(self._ids()),
+                           "application_id": str(self._app_id()), "guild_id": str(guild_id),
+                           "version": "1"})
+        self.guild_commands[guild_id] = kept
+        self.synced = True
+        return [dict(c) for c in kept]

@@ -332,6 +332,9 @@ class FakeDiscord:
                                 if th["guild_id"] == parts[1]
                                 and not th["thread_metadata"]["archived"]],
                     "members": []}
+        if parts in (["applications", "@me"], ["oauth2", "applications", "@me"]) \
+                and method == "GET":
+            return self.apps.application()
         if parts[0] == "applications" and parts[1:2] == [str(APP_ID)]:
             handled, answer = self.apps.route(method, parts, body)
             if handled:

@@ -16,6 +16,7 @@ from discord.webhook import async_ as webhook_async
 
 from .fake_discord import (APP_ID, BOT_ID, CHANNEL_ID, MEMBER_PERMISSIONS, FakeDiscord,
                            InteractionRecord, Member, snowflake, user_payload)
+from .offered import authorize
 
 #: interaction tokens, unique across every harness of the process (a restarted bot on the same
 #: fake must not answer an older interaction's token)
@@ -111,10 +112,27 @@ class Harness:
             for o in payload["data"]["options"][0]["options"] if sub else payload["data"]["options"]:
                 if isinstance(o["value"], Member):
                     o["value"] = str(o["value"].id)
+        return await self.send_command(token, payload, settle=settle)
+
+    async def send_command(self, token: str, payload: dict[str, Any], *,
+                           settle: bool = True) -> str:
+        """Send a slash command interaction, as Discord would only if it offers that command
+        there (``offered``: its contexts and install types; ``NotOffered`` otherwise)."""
+        try:
+            authorize(self.fake.apps, payload, payload["data"]["name"], self._declared)
+        except AssertionError:
+            self.fake.interactions.pop(token, None)  # Discord never sent it
+            raise
         self.bot._connection.parse_interaction_create(payload)
         if settle:
             await self.settle()
         return token
+
+    def _declared(self, name: str) -> dict[str, Any] | None:
+        """The bot's own declaration of a top-level command (when nothing was synced)."""
+        tree = getattr(self.bot, "tree", None)
+        command = tree.get_command(name) if tree is not None else None
+        return command.to_dict(tree) if command is not None else None
 
     async def click(self, member: Member, message: dict[str, Any], custom_id: str,
                     values: list[str] | None = None, *, settle: bool = True) -> str:

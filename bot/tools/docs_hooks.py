@@ -4,7 +4,8 @@
   fixed seed and drawn by ``render/`` into ``assets/boards/<game>-<moment>.png`` of the built
   site (nothing is written into ``docs/``), so the rules pages always show today's pictures.
 - Tables: a page line ``<!-- generated: commands -->`` becomes the command table, read from the
-  bot's command tree; ``<!-- generated: settings -->`` the settings table of ``.env.example``.
+  bot's command tree; ``<!-- generated: places -->`` the table of what works where, from the
+  same tree; ``<!-- generated: settings -->`` the settings table of ``.env.example``.
 """
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ BOARDS = "assets/boards"
 
 @lru_cache(maxsize=1)
 def _tables() -> dict[str, str]:
-    return {"commands": docs_site.commands_markdown(docs_site.entries(docs_site.command_payloads())),
+    found = docs_site.entries(docs_site.command_payloads())
+    return {"commands": docs_site.commands_markdown(found),
+            "places": docs_site.places_markdown(found),
             "settings": docs_site.settings_markdown(docs_site.settings())}
 
 

@@ -22,6 +22,14 @@ COMMAND_TYPES = {1: "slash command", 2: "user context menu", 3: "message context
 OPTION_TYPES = {3: "text", 4: "whole number", 5: "true/false", 6: "member", 7: "channel",
                 8: "role", 9: "member or role", 10: "number", 11: "file"}
 SUBCOMMAND, GROUP = 1, 2
+#: not Discord's: set on a payload here when the command works only in a server that added
+#: the bot (``bot.ui.places.needs_server``); elsewhere it answers with a sentence
+NEEDS_SERVER = "x_needs_server"
+#: the places the tables name: (name, Discord's interaction context, the install that reaches
+#: it: "0" the server's, "1" the person's own)
+PLACES = (("server with the bot", 0, "0"), ("server without the bot", 0, "1"),
+          ("group DM", 2, "1"), ("DM", 2, "1"))
+WORKS, SAYS_SO, ABSENT = "✓", "says it needs a server", "—"
 
 
 def command_payloads() -> list[dict[str, Any]]:
@@ -31,6 +39,7 @@ def command_payloads() -> list[dict[str, Any]]:
     from bot.config import Settings
     from bot.store import Store
     from bot.ui.launch import entry_point_payload
+    from bot.ui.places import server_only
     from bot.ui.translator import CatalogTranslator
 
     async def payloads(folder: Path) -> list[dict[str, Any]]:
@@ -42,8 +51,13 @@ def command_payloads() -> list[dict[str, Any]]:
             for name in extensions():
                 await bot.load_extension(name)
             # The Entry Point is sent only where the Activity is configured: listed all the same.
-            return [await command.get_translated_payload(bot.tree, bot.tree.translator)
-                    for command in bot.tree.get_commands()] + entry_point_payload([])
+            found = []
+            for command in bot.tree.get_commands():
+                payload = await command.get_translated_payload(bot.tree, bot.tree.translator)
+                if server_only(command):
+                    payload[NEEDS_SERVER] = True
+                found.append(payload)
+            return found + entry_point_payload([])
         finally:
             await store.close()
 
@@ -69,33 +83,89 @@ class Entry:
     description: str
     options: tuple[Option, ...] = ()
     manage_server: bool = False
+    #: Discord's interaction contexts and install types the command declares
+    contexts: tuple[int, ...] = (0, 1, 2)
+    installs: tuple[str, ...] = ("0",)
+    needs_server: bool = False
+
+    def works_in(self, context: int, install: str) -> str:
+        """``WORKS``, ``SAYS_SO`` (offered, answers that it needs a server) or ``ABSENT`` (Discord
+        does not offer it there) for one of ``PLACES``."""
+        if context not in self.contexts or install not in self.installs:
+            return ABSENT
+        return SAYS_SO if self.needs_server and install != "0" else WORKS
 
 
 def entries(payloads: list[dict[str, Any]]) -> list[Entry]:
     """Every slash command and subcommand (leaves of the tree), and every other command."""
     found: list[Entry] = []
 
-    def leaves(node: dict[str, Any], path: str, manage: bool) -> None:
+    def leaves(node: dict[str, Any], path: str, manage: bool, where: dict[str, Any]) -> None:
         subs = [o for o in node.get("options") or () if o.get("type") in (SUBCOMMAND, GROUP)]
         if subs:
             for sub in subs:
-                leaves(sub, f"{path} {sub['name']}", manage)
+                leaves(sub, f"{path} {sub['name']}", manage, where)
             return
         options = tuple(Option(o["name"], OPTION_TYPES.get(o["type"], str(o["type"])),
                                bool(o.get("required")), o.get("description", ""),
                                tuple(c["name"] for c in o.get("choices") or ()))
                         for o in node.get("options") or ())
-        found.append(Entry(path, COMMAND_TYPES[1], node.get("description", ""), options, manage))
+        found.append(Entry(path, COMMAND_TYPES[1], node.get("description", ""), options, manage,
+                           **where))
 
     for payload in sorted(payloads, key=lambda p: (p.get("type", 1), p["name"])):
         kind = payload.get("type", 1)
         manage = _needs_manage_server(payload)
+        where = _where(payload)
         if kind == 1:
-            leaves(payload, "/" + payload["name"], manage)
+            leaves(payload, "/" + payload["name"], manage, where)
         else:
             found.append(Entry(payload["name"], COMMAND_TYPES.get(kind, f"type {kind}"),
-                               payload.get("description", ""), (), manage))
+                               payload.get("description", ""), (), manage, **where))
     return found
+
+
+def _where(payload: dict[str, Any]) -> dict[str, Any]:
+    """What a top-level command declares (Discord's defaults where it declares nothing: every
+    context unless ``dm_permission`` is false, the server install)."""
+    contexts = payload.get("contexts")
+    if contexts is None:
+        contexts = [0] if payload.get("dm_permission") is False else [0, 1, 2]
+    installs = payload.get("integration_types")
+    return {"contexts": tuple(contexts),
+            "installs": ("0",) if installs is None else tuple(str(i) for i in installs),
+            "needs_server": bool(payload.get(NEEDS_SERVER))}
+
+
+def where_text(entry: Entry) -> str:
+    """The commands table's "where" cell."""
+    cells = [entry.works_in(context, install) for _, context, install in PLACES]
+    if all(cell == WORKS for cell in cells):
+        return "everywhere"
+    if entry.needs_server and cells[0] == WORKS and ABSENT not in cells:
+        return "servers with the bot (elsewhere it says so)"
+    return ", ".join(name for (name, _, _), cell in zip(PLACES, cells) if cell == WORKS) or "—"
+
+
+def places_markdown(found: list[Entry]) -> str:
+    """The table of what works where (docs/players/anywhere.md), one row per top-level
+    command (a command's subcommands share where it works)."""
+    lines = ["| command | " + " | ".join(name for name, _, _ in PLACES) + " |",
+             "|---|" + "---|" * len(PLACES)]
+    seen: set[str] = set()
+    for entry in found:
+        name = entry.path.split()[0]
+        if name in seen:
+            continue
+        seen.add(name)
+        subs = [e.path.split(" ", 1)[1] for e in found
+                if e.path.split()[0] == name and " " in e.path]
+        label = f"`{name}`" + (f" ({', '.join(subs)})" if subs else "")
+        if entry.kind != COMMAND_TYPES[1]:
+            label = f"{name} ({entry.kind})"
+        lines.append(f"| {label} | " + " | ".join(
+            entry.works_in(context, install) for _, context, install in PLACES) + " |")
+    return "\n".join(lines)
 
 
 def _needs_manage_server(payload: dict[str, Any]) -> bool:
@@ -109,7 +179,7 @@ def _cell(text: str) -> str:
 
 def commands_markdown(found: list[Entry]) -> str:
     """The command table of docs/players/commands.md."""
-    lines = ["| command | what it does | options |", "|---|---|---|"]
+    lines = ["| command | what it does | options | where |", "|---|---|---|---|"]
     for entry in found:
         if entry.kind != COMMAND_TYPES[1]:
             continue
@@ -117,7 +187,8 @@ def commands_markdown(found: list[Entry]) -> str:
             f"`{o.name}` ({o.kind}{', required' if o.required else ''}): {_cell(o.description)}"
             + (f" — {', '.join(o.choices)}" if o.choices else "") for o in entry.options) or "—"
         note = " *(Manage Server)*" if entry.manage_server else ""
-        lines.append(f"| `{entry.path}` | {_cell(entry.description)}{note} | {options} |")
+        lines.append(f"| `{entry.path}` | {_cell(entry.description)}{note} | {options} | "
+                     f"{where_text(entry)} |")
     others = [e for e in found if e.kind != COMMAND_TYPES[1]]
     if others:
         lines += ["", "Other commands:", "", "| name | type | description |", "|---|---|---|"]

@@ -28,6 +28,7 @@ from ..markdown import Markdown, escape, md
 from ..domain.tables import LiveTable, Outcome, TableError
 from .host import Host
 from .lobby import LobbyMixin
+from .places import everywhere
 from .publish import PublishMixin
 from .refusals import RefusalMixin
 from .replay import ReplayMixin
@@ -40,6 +41,9 @@ from .turns import TurnMixin
 LOBBY_VERBS = ("join", "leave", "start", "cancel")
 
 
+# Every game plays everywhere Discord is: its group is offered in servers, DMs and group DMs,
+# installed to a server or to a person's account.
+@everywhere
 class GameCog(LobbyMixin, TurnMixin, PublishMixin, RefusalMixin, ReplayMixin, commands.GroupCog):
     game_key: ClassVar[str]
     #: catalog key of the "My …" button; None for a game without private information

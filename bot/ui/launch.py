@@ -61,7 +61,7 @@ def entry_point_payload(kept: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [{k: v for k, v in kept[0].items() if k in _ENTRY_FIELDS and v is not None}]
     return [{"type": PRIMARY_ENTRY_POINT, "name": "launch",
              "description": t("activity.server.entry_point", "en"),
-             "handler": DISCORD_LAUNCH_ACTIVITY, "contexts": [0], "integration_types": [0]}]
+             "handler": DISCORD_LAUNCH_ACTIVITY, "contexts": [0, 1, 2], "integration_types": [0, 1]}]
 
 
 async def sync_global(tree: app_commands.CommandTree, http: Any, application_id: int, *,

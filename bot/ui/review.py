@@ -25,6 +25,7 @@ from ..markdown import escape, md
 from ..runtime.reviews import has_review
 from .limits import CONTENT, clip
 from .pictures import upload
+from .places import played_here
 from .replies import ephemeral, update_message
 from .routing import Route, button, route, view_of
 
@@ -167,7 +168,8 @@ class ReviewViewer:
         locale = interaction.locale
         live = await self.bot.tables.with_game(table_id)
         if live is None or (game is not None and live.row.game != game) \
-                or live.row.guild_id != interaction.guild_id:
+                or not played_here(live.row.guild_id, (live.row.channel_id, live.row.thread_id),
+                                   interaction):
             await ephemeral(interaction, "⚠️ " + t("error.no_table", locale))
             return
         cog = self.bot.router.cog(live.row.game)

@@ -24,6 +24,7 @@ from bot.domain import puzzle_rating
 from bot.i18n import t
 from bot.ui.lessons import PATTERN as LESSON_PATTERN, LessonButton
 from bot.ui.pictures import upload
+from bot.ui.places import everywhere
 from bot.ui.replies import ephemeral
 from bot.ui.translator import command_name, command_text, named_options
 from render.alt.tables import chart as chart_words
@@ -57,7 +58,7 @@ class PuzzleButton(ui.DynamicItem[ui.Button], template=PATTERN):
             interaction, self.attempt, self.verb, self.arg), self.custom_id)
 
 
-@app_commands.guild_only()
+@everywhere
 class Puzzles(commands.GroupCog, group_name=command_name("puzzle"),
               group_description=command_text("cmd.puzzle.description")):
     def __init__(self, bot: "TabletopBot") -> None:

@@ -34,7 +34,6 @@ COLOUR_MARK = {"white": "⚪", "dark": "⚫"}
 QUESTION_WAIT = 60.0
 
 
-@app_commands.guild_only()
 class NarabiCog(ParLine, GameCog, group_name="narabi", group_description=command_text("cmd.narabi.description")):
     game_key = "narabi"
     renderer = staticmethod(render_board)
@@ -47,7 +46,6 @@ class NarabiCog(ParLine, GameCog, group_name="narabi", group_description=command
                            ai=command_text("cmd.option.ai"),
                            players=command_text("cmd.option.players"))
     @app_commands.choices(ai=AI_CHOICES)
-    @app_commands.guild_only()
     @named_options
     async def start_command(self, interaction: discord.Interaction, advanced: bool = False,
                             ai: str | None = None,

@@ -54,7 +54,6 @@ def _groups(movable: list[str]) -> list[list[str]]:
     return [[s for s in movable if int(s[1]) in rows] for rows in ROW_GROUPS]
 
 
-@app_commands.guild_only()
 class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cmd.sarena.description")):
     game_key = "sarena"
     renderer = staticmethod(render_board)
@@ -66,7 +65,6 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
     @app_commands.describe(fair=command_text("cmd.sarena.fair"), ai=command_text("cmd.option.ai"),
                            players=command_text("cmd.option.players"))
     @app_commands.choices(ai=AI_CHOICES)
-    @app_commands.guild_only()
     @named_options
     async def start_command(self, interaction: discord.Interaction, fair: bool = False,
                             ai: str | None = None,
@@ -75,7 +73,6 @@ class SarenaCog(GameCog, group_name="sarena", group_description=command_text("cm
 
     @app_commands.command(name=command_name("move"), description=command_text("cmd.sarena.move.description"))
     @app_commands.describe(move=command_text("cmd.sarena.move.notation"))
-    @app_commands.guild_only()
     @named_options
     async def move_command(self, interaction: discord.Interaction,
                            move: app_commands.Range[str, 1, MOVE_TEXT_MAX]) -> None:

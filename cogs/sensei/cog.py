@@ -48,7 +48,6 @@ OPTION_DESCRIPTIONS = dict(version=command_text("cmd.sensei.version"),
                            warn=command_text("cmd.sensei.warn"))
 
 
-@app_commands.guild_only()
 class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cmd.sensei.description")):
     game_key = "sensei"
     renderer = staticmethod(render_board)
@@ -59,7 +58,6 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
     @app_commands.describe(**OPTION_DESCRIPTIONS, ai=command_text("cmd.option.ai"))
     @app_commands.choices(version=VERSION_CHOICES, setup=SETUP_CHOICES, board=BOARD_CHOICES,
                           first=FIRST_CHOICES, ai=AI_CHOICES)
-    @app_commands.guild_only()
     @named_options
     async def start_command(self, interaction: discord.Interaction, version: str = "arashi",
                             setup: str = "standard", board: str = "plain",
@@ -74,9 +72,10 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
                            **OPTION_DESCRIPTIONS)
     @app_commands.choices(version=VERSION_CHOICES, setup=SETUP_CHOICES, board=BOARD_CHOICES,
                           first=FIRST_CHOICES)
-    @app_commands.guild_only()
     @named_options
-    async def challenge_command(self, interaction: discord.Interaction, opponent: discord.Member,
+    async def challenge_command(self, interaction: discord.Interaction,
+                                # a User where there is no server (a group DM, a DM)
+                                opponent: discord.Member | discord.User,
                                 version: str = "arashi", setup: str = "standard",
                                 board: str = "plain", first: str = "random",
                                 warn: bool = False) -> None:
@@ -92,7 +91,6 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
 
     @app_commands.command(name=command_name("move"), description=command_text("cmd.sensei.move.description"))
     @app_commands.describe(notation=command_text("cmd.sensei.move.notation"))
-    @app_commands.guild_only()
     @named_options
     async def move_command(self, interaction: discord.Interaction,
                            notation: app_commands.Range[str, 1, MOVE_TEXT_MAX]) -> None:

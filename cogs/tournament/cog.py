@@ -26,6 +26,7 @@ from bot.store import StoreFailure
 from bot.store.tournaments import TournamentRow
 from bot.ui.limits import CONTENT, clip
 from bot.ui.permissions import missing_for_game
+from bot.ui.places import needs_server
 from bot.ui.replies import ephemeral, update_message
 from bot.ui.style import NO_MENTIONS, ai_name, display_name
 from bot.ui.translator import command_name, command_text, named_options
@@ -54,9 +55,8 @@ async def which_tournament(interaction: discord.Interaction,
 
 
 class Tournaments(TournamentSurfaces, commands.Cog):
-    group = app_commands.Group(name=command_name("tournament"),
-                               description=command_text("cmd.tournament.description"),
-                               guild_only=True)
+    group = needs_server(app_commands.Group(name=command_name("tournament"),
+                                            description=command_text("cmd.tournament.description")))
 
     def __init__(self, bot: "TabletopBot") -> None:
         self.bot = bot

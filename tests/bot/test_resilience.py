@@ -16,6 +16,7 @@ import pytest
 
 from bot import logs
 from bot.store import StoreFailure, classify
+from bot.i18n import t
 from bot.testing.fake_discord import (CHANNEL_ID, GUILD_ID, InteractionRecord, find_component,
                                       snowflake, user_payload)
 from bot.ui.reconcile import BURST
@@ -559,14 +560,16 @@ async def test_a_2000_character_typed_move_gets_a_reply_within_limits(harness, p
     assert live.row.version == 0
 
 
-async def test_game_commands_are_hidden_in_dms_and_answered_there(harness, players):
+async def test_commands_are_offered_everywhere_and_server_ones_answer_in_dms(harness, players):
     h = harness
     put = h.fake.sent("PUT", "/commands")[0].json
     groups = {c["name"]: c for c in put}
-    for game in ("narabi", "sensei", "sarena", "stats", "history"):
-        assert groups[game].get("dm_permission") is False or groups[game].get("contexts") == [0]
-    # an old client that still shows /sensei challenge in a DM gets an answer
-    token = "dm-challenge"
+    for name in ("narabi", "sensei", "sarena", "stats", "history", "config", "tournament"):
+        assert groups[name]["contexts"] == [0, 1, 2], name
+        assert groups[name]["integration_types"] == [0, 1], name
+    # /stats in a DM with the bot: offered (so not a missing command), and answered with the
+    # sentence saying it needs a server, before its member option is even read
+    token = "dm-stats"
     dm_channel = snowflake()
     h.fake.interactions[token] = InteractionRecord(dm_channel, h.fake.now(), 2)
     payload = {"id": str(snowflake()), "application_id": str(h.bot.application_id), "type": 2,
@@ -575,12 +578,12 @@ async def test_game_commands_are_hidden_in_dms_and_answered_there(harness, playe
                "locale": "en-US", "app_permissions": "0", "entitlements": [], "context": 1,
                "authorizing_integration_owners": {"1": "100"},
                "attachment_size_limit": 8 * 1024 * 1024,
-               "data": {"id": str(snowflake()), "name": "sensei", "type": 1, "options": [
-                   {"name": "challenge", "type": 1, "options": [
-                       {"name": "opponent", "type": 6, "value": "101"}]}]}}
+               "data": {"id": str(snowflake()), "name": "stats", "type": 1, "options": [
+                   {"name": "member", "type": 6, "value": "101"}]}}
     h.bot._connection.parse_interaction_create(payload)
     await h.settle()
-    assert "server channel" in h.reply_text(token)
+    assert h.reply_text(token) == "⚠️ " + t("error.needs_server", "en-US")
+    assert h.reply_flags(token) == [64]
 
 
 async def test_a_click_on_a_cancelled_table_says_it_is_closed(harness, players):

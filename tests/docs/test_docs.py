@@ -132,6 +132,41 @@ def test_commands_of_other_types_are_listed_by_name_and_type():
     assert "| `/games` | The games |" in table
 
 
+def test_the_where_table_follows_each_command_s_declarations(payloads):
+    found = docs_site.entries(payloads)
+    table = docs_site.places_markdown(found)
+    rows = {line.split("|")[1].strip().split()[0].strip("`"): [c.strip() for c in
+                                                              line.split("|")[2:-1]]
+            for line in table.splitlines()[2:]}
+    assert set(rows) == {("/" if p.get("type", 1) == 1 else "") + p["name"] for p in payloads}
+    for payload in payloads:
+        name = ("/" if payload.get("type", 1) == 1 else "") + payload["name"]
+        contexts, installs = payload["contexts"], payload["integration_types"]
+        for (place, context, install), cell in zip(docs_site.PLACES, rows[name]):
+            offered = context in contexts and int(install) in installs
+            if not offered:
+                assert cell == docs_site.ABSENT, (name, place)
+            elif payload.get(docs_site.NEEDS_SERVER) and install == "1":
+                assert cell == docs_site.SAYS_SO, (name, place)
+            else:
+                assert cell == docs_site.WORKS, (name, place)
+    # the games are played everywhere; a server's own commands say so elsewhere
+    for game in ("/narabi", "/sensei", "/sarena", "/replay", "/review", "/puzzle"):
+        assert rows[game] == [docs_site.WORKS] * 4, game
+    for own in ("/config", "/tournament", "/leaderboard", "/stats", "/history"):
+        assert rows[own] == [docs_site.WORKS] + [docs_site.SAYS_SO] * 3, own
+    page = (DOCS / "players" / "where.md").read_text(encoding="utf-8")
+    assert "<!-- generated: places -->" in page
+
+
+def test_the_user_install_link_is_in_the_readme_and_the_docs():
+    link = ("https://discord.com/oauth2/authorize?client_id=YOUR_APP_ID&integration_type=1"
+            "&scope=applications.commands")
+    for page in (README, DOCS / "owners" / "invite.md", DOCS / "players" / "where.md"):
+        assert link in page.read_text(encoding="utf-8"), page.name
+    assert "## Play anywhere" in README.read_text(encoding="utf-8")
+
+
 # -- settings ----------------------------------------------------------------------------------
 
 _NAME = re.compile(r"`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`")
@@ -227,6 +262,8 @@ def test_the_site_builds_strictly(tmp_path):
         assert (tmp_path / "site" / "assets" / "boards" / f"{game}-end.png").stat().st_size > 1000
     commands = (tmp_path / "site" / "players" / "commands.html").read_text(encoding="utf-8")
     assert "generated:" not in commands and "/sensei move" in commands
+    where = (tmp_path / "site" / "players" / "where.html").read_text(encoding="utf-8")
+    assert "generated:" not in where and "server without the bot" in where
     settings = (tmp_path / "site" / "operators" / "configuration.html").read_text(encoding="utf-8")
     assert "RETENTION_DAYS" in settings and "generated:" not in settings
 
