@@ -297,8 +297,10 @@ async def test_sensei_puzzle_from_this_server_own_misses_first(harness, players)
     ready = dict(step)
     done = await tap(h, ana, step, labelled(step, "Send turn"))
     # the notation reaches Discord escaped, and reads "b6-b7 *f3-b7"
-    assert "Solved: b6-b7 \\*f3-b7" in done["content"] and "Streak: 1" in done["content"]
-    assert re.search(r"Puzzle rating: -?[0-9.]+ \(\+[0-9.]+\)", done["content"]), done["content"]
+    assert "Solved: b6-b7 \\*f3-b7" in done["content"] and "streak: 1" in done["content"]
+    # The first rating is not a change: no brackets; the uncertainty reads "± 7.8".
+    assert re.search(r"Your first puzzle rating: -?[0-9.]+ · uncertainty ± [0-9.]+ · streak: 1$",
+                     done["content"]), done["content"]
     rating = await h.bot.store.puzzle_rating(ana.id, "sensei")
     assert rating.solved == 1 and rating.streak == 1
     # A second click on the finished puzzle moves nothing twice.
@@ -312,7 +314,7 @@ async def test_sensei_puzzle_from_this_server_own_misses_first(harness, players)
     assert following.puzzle_id == "sensei:g:1:8"
 
 
-async def test_a_wrong_answer_shows_the_refutation_and_the_rating_falls(harness, players):
+async def test_a_wrong_answer_gets_a_second_try_and_only_the_first_is_rated(harness, players):
     h = harness
     ana = players[0]
     from bot.testing.fake_discord import GUILD_ID
@@ -327,12 +329,72 @@ async def test_a_wrong_answer_shows_the_refutation_and_the_rating_falls(harness,
     step = await tap(h, ana, step, labelled(step, wrong["from"]))
     step = await tap(h, ana, step, labelled(step, wrong["to"]))
     done = await tap(h, ana, step, labelled(step, "Send turn"))
-    assert "❌" in done["content"] and "A winning turn: b6-b7 *f3-b7" in done["content"]
     from bot.games.sensei import format_turn
     assert verdict.refutation, "this position's wrong turns have an answer that refutes them"
-    assert f"answers {format_turn(verdict.refutation)}" in done["content"], "the refutation"
+    assert "❌" in done["content"] and f"answers {format_turn(verdict.refutation)}" in done["content"]
+    # Not the end: the solution stays hidden, and a second try is offered.
+    assert "A winning turn" not in done["content"] and "one more try" in done["content"]
+    assert "Next puzzle" not in [c.get("label") for c in components_of(done)]
     rating = await h.bot.store.puzzle_rating(ana.id, "sensei")
     assert rating.failed == 1 and rating.streak == 0 and rating.mu < 25
+    # The second try, wrong again: the solution now, and the rating as the first try left it.
+    step = await tap(h, ana, done, labelled(done, "Try again"))
+    assert "Send turn" not in [c.get("label") for c in components_of(step)], "a fresh turn"
+    step = await tap(h, ana, step, labelled(step, wrong["from"]))
+    step = await tap(h, ana, step, labelled(step, wrong["to"]))
+    last = await tap(h, ana, step, labelled(step, "Send turn"))
+    assert "A winning turn: b6-b7 *f3-b7" in last["content"]
+    assert "stays as your first answer left it" in last["content"]
+    assert await h.bot.store.puzzle_rating(ana.id, "sensei") == rating
+    assert await h.bot.store.puzzle_history(ana.id, "sensei") == pytest.approx(
+        [rating.mu - 3 * rating.sigma]), "one point on the chart per puzzle"
+    assert await h.bot.store.tried_puzzles(ana.id, "sensei") == {"sensei:g:3:8"}
+
+
+async def test_a_second_try_solved_is_told_and_not_rated(harness, players):
+    h = harness
+    ana = players[0]
+    first = puzzles.load(puzzles.ids("sarena")[0])
+    move = next(a for a in first.position().legal_actions(first.seat)
+                if puzzles.check(first, [a]).status == "wrong")
+    step = await puzzle_of(h, ana, "sarena")
+    step = await tap(h, ana, step, labelled(step, move["from"]))
+    done = await tap(h, ana, step, labelled(step, move["to"]))
+    rating = await h.bot.store.puzzle_rating(ana.id, "sarena")
+    assert rating.failed == 1 and rating.solved == 0
+    step = await tap(h, ana, done, labelled(done, "Try again"))
+    step = await tap(h, ana, step, labelled(step, first.solution[0]["from"]))
+    solved = await tap(h, ana, step, labelled(step, first.solution[0]["to"]))
+    assert "Solved on the second try" in solved["content"]
+    assert await h.bot.store.puzzle_rating(ana.id, "sarena") == rating
+    # A typed answer after that finds nothing open.
+    token = await h.command(ana, "puzzle", "answer", notation="a1-a2")
+    assert "no Sensei or Sàréná puzzle open" in h.reply_text(token)
+
+
+async def test_the_hint_is_where_the_person_looks(harness, players):
+    """Hint answers on its own button (now the hint, greyed out), as the text's last line,
+    and on the picture; it stays through the next steps."""
+    h = harness
+    ana = players[0]
+    first = puzzles.load(puzzles.ids("sensei")[0])
+    square = first.solution[0]["from"]
+    step = await puzzle_of(h, ana, "sensei")
+    hinted = await tap(h, ana, step, ending(step, "ht"))
+    kind = "your character" if first.solution[0]["type"] == "character" else "the stone"
+    hint = f"Hint: start with {kind} on {square}."
+    assert hinted["content"].splitlines()[-1] == "💡 " + hint
+    hint_button = [c for c in components_of(hinted) if c.get("label") == hint]
+    assert len(hint_button) == 1 and hint_button[0].get("disabled") is True
+    from cogs.learning.answers import hint_mark
+    at = first.position().public_view()["characters"][first.seat] if kind != "the stone" else square
+    assert hint_mark(first) == {"from": at, "to": []}, "the picture frames the hinted piece"
+    piece = "char" if first.solution[0]["type"] == "character" else square
+    button = next(c["custom_id"] for c in components_of(hinted)
+                  if c.get("custom_id", "").endswith("." + piece))
+    picked = await tap(h, ana, hinted, button)
+    back = await tap(h, ana, picked, labelled(picked, "Back"))
+    assert back["content"].splitlines()[-1] == "💡 " + hint, "the hint stays"
 
 
 async def test_sarena_builtin_puzzle_with_a_hint(harness, players):
@@ -345,7 +407,7 @@ async def test_sarena_builtin_puzzle_with_a_hint(harness, players):
     assert f"move the pile on {first.solution[0]['from']}" in hinted["content"]
     step = await tap(h, ana, hinted, labelled(hinted, first.solution[0]["from"]))
     done = await tap(h, ana, step, labelled(step, first.solution[0]["to"]))
-    assert "Solved" in done["content"] and "Streak: 0" in done["content"], "a hint keeps no streak"
+    assert "Solved" in done["content"] and "streak: 0" in done["content"], "a hint keeps no streak"
     rating = await h.bot.store.puzzle_rating(ana.id, "sarena")
     assert rating.solved == 1
 
@@ -461,4 +523,5 @@ async def test_a_sarena_move_that_does_not_end_the_game_is_told_so(harness, play
     step = await tap(h, ana, step, labelled(step, move["from"]))
     done = await tap(h, ana, step, labelled(step, move["to"]))
     assert f"{move['from']}-{move['to']} does not end the game" in done["content"]
-    assert f"A winning turn: {first.solution[0]['from']}-{first.solution[0]['to']}" in done["content"]
+    shown = await tap(h, ana, done, labelled(done, "Show the solution"))
+    assert f"A winning turn: {first.solution[0]['from']}-{first.solution[0]['to']}" in shown["content"]

@@ -187,3 +187,14 @@ def test_the_barrier_loss_line_reads_with_any_name(locale):
     assert "1 · You" in lines[0] and "You's" not in lines[0] and "3" in lines[0]
     if locale == "en":
         assert lines[0] == "1 · You: barrier touched by 3 stones"
+
+
+def test_a_puzzle_solution_is_named_the_solution_not_a_turn_someone_played():
+    from render.sensei import _footer, _Words
+    game = Sensei.new(2, {"first": "green"}, 0)
+    play_turn(game, 0, parse_turn("a1-a2 b1-b2"))
+    view, words = game.public_view(), _Words(["Opponent", "You"], "en")
+    assert _footer(view, words, 10_000)[0] == "Last: 1 · Opponent a1-a2 b1-b2"
+    assert _footer(dict(view, solution=True), words, 10_000)[0] == "Solution: a1-a2 b1-b2"
+    assert render(dict(view, solution=True), ["Opponent", "You"], "pl") != \
+        render(view, ["Opponent", "You"], "pl")
