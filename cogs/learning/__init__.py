@@ -104,7 +104,7 @@ class Puzzles(commands.GroupCog, group_name=command_name("puzzle"),
         file = None
         if series:
             png = await asyncio.get_running_loop().run_in_executor(
-                None, rating_chart, series, locale)
+                None, rating_chart, series, locale, "render.chart.title.puzzles")
             file = discord.File(io.BytesIO(png), filename=CHART_FILE)
         await ephemeral(interaction, "\n".join(lines), file=file)
 
