@@ -21,7 +21,8 @@ from bot.i18n import t
 from bot.markdown import md
 from bot.ui.replies import ephemeral, error_text, private_step
 from bot.ui.routing import button, view_of
-from cogs.sensei.cog import CHARACTER, LAST_ROW, SEAT_MARK, decode_plan, encode_plan
+from cogs.sensei.cog import LAST_ROW, SEAT_MARK, decode_plan, encode_plan
+from cogs.sensei.planning import piece_buttons, target_buttons
 from render.narabi import render as render_narabi
 from render.sarena import render as render_sarena
 from render.sensei import render as render_sensei
@@ -168,16 +169,10 @@ class PuzzleFlow:
             if plan:
                 lines.append(md("sensei.step.planned", locale, actions=format_turn(plan)))
             if game.result() is None and game.to_move == seat and len(plan) < 3:
-                stones, jumps = game.movable_stones(seat), bool(game.character_targets(seat))
-                lines.append(t("sensei.step.pick" if stones and jumps else
-                               "sensei.step.pick_stone" if stones else
-                               "sensei.step.pick_character", locale))
-                items += [button(pz(attempt, "fr", f"{code}.{sq}"), sq, emoji=SEAT_MARK[seat])
-                          for sq in stones]
-                if jumps:
-                    at = game.public_view()["characters"][seat]
-                    items.append(button(pz(attempt, "fr", f"{code}.{CHARACTER}"), at,
-                                        emoji="⛩️", style=discord.ButtonStyle.primary))
+                pieces, ask = piece_buttons(
+                    game, seat, lambda piece: pz(attempt, "fr", f"{code}.{piece}"), locale)
+                items += pieces
+                lines += [ask] if ask else []
             items = items[:20] + self._bottom(attempt, code, locale, send=bool(plan),
                                               undo=encode_plan(plan[:-1]) if plan else None,
                                               hint=hint)
@@ -330,19 +325,9 @@ class PuzzleFlow:
         """A piece, pile or card picked: a button per place it may go."""
         locale = str(interaction.locale)
         if puzzle.game == "sensei":
-            seat = puzzle.seat
-            if picked == CHARACTER:
-                frm = game.public_view()["characters"][seat]
-                kind, targets = "character", game.character_targets(seat)
-                text = t("sensei.step.character_to", locale, square=frm)
-            else:
-                frm, kind = picked, "stone"
-                targets = game.stone_destinations(seat, picked) if picked else []
-                text = t("sensei.step.stone_to", locale, square=frm)
-            moves = [button(pz(attempt_id, "pl",
-                               encode_plan([*plan, {"type": kind, "from": frm, "to": to}])), to)
-                     for to in targets]
-            choice = {"from": frm, "to": targets}
+            moves, text, choice = target_buttons(
+                game, puzzle.seat, picked,
+                lambda action: pz(attempt_id, "pl", encode_plan([*plan, action])), locale)
         elif puzzle.game == "sarena":
             frm = code
             targets = [a["to"] for a in game.legal_actions(game.to_move) if a["from"] == frm]
