@@ -39,6 +39,20 @@ async def tap(h, member, message, custom_id) -> dict[str, Any]:
     return h.fake.messages[int(message["id"])]
 
 
+async def planned(h, member, step, turn: str) -> dict[str, Any]:
+    """A turn planned with the buttons a table's private menu has: a piece (its square, or
+    the character's ⛩️ button), then the square it goes to; then Send turn."""
+    for action in parse_turn(turn):
+        piece = "char" if action["type"] == "character" else action["from"]
+        pick = [c for c in components_of(step) if c.get("custom_id", "").endswith("." + piece)]
+        assert len(pick) == 1, (piece, [c.get("label") for c in components_of(step)])
+        if piece == "char":
+            assert pick[0]["emoji"]["name"] == "⛩️" and pick[0]["label"] == action["from"]
+        step = await tap(h, member, step, pick[0]["custom_id"])
+        step = await tap(h, member, step, labelled(step, action["to"]))
+    return await tap(h, member, step, labelled(step, "Send turn"))
+
+
 async def test_sensei_lesson_through_every_rule_then_back_after_a_restart(database, players):
     h = await start_bot(database)
     ana = players[0]
@@ -49,27 +63,43 @@ async def test_sensei_lesson_through_every_rule_then_back_after_a_restart(databa
         assert "step 1 of 6" in step["content"] and "arrival" in step["content"]
         step = await tap(h, ana, step, ending(step, "n"))
         assert "two stone moves" in step["content"]
-        step = await tap(h, ana, step, labelled(step, "f1-f3 *d1-f3"))
+        # The turn is planned with a table's buttons; the notation is explained once, here.
+        assert "notation" in step["content"] and "Send turn" in step["content"]
+        assert {c.get("label") for c in components_of(step)} >= {"a1", "g1", "d1", "Send turn"}
+        step = await planned(h, ana, step, "f1-f3 *d1-f3")
         assert "The AI answers: b7-b2 e7-e3" in step["content"] and "step 3 of 6" in step["content"]
-        step = await tap(h, ana, step, labelled(step, "c1-c6 c6-b6"))
+        assert "notation" not in step["content"], "explained once"
+        # Red's reply, then a new board: the reply is drawn before the lesson moves on.
+        answered = await planned(h, ana, step, "c1-c6 c6-b6")
+        assert "The AI answers: g7-g2 a7-a2" in answered["content"] and answered["attachments"]
+        assert "step 3 of 6" in answered["content"]
+        step = await tap(h, ana, answered, labelled(answered, "Next"))
         assert "unfair-barrier rule" in step["content"] and step["attachments"]
         # The tempting turn: the lesson asks exactly as a real game does.
-        warning = await tap(h, ana, step, labelled(step, "g4-g1"))
+        warning = await planned(h, ana, step, "g4-g1")
         assert "This turn loses the game" in warning["content"]
         assert "a1 b1 c1 d1 e1 f1 g1" in warning["content"] and "b2 d2 f2" in warning["content"]
         lost = await tap(h, ana, warning, labelled(warning, "Play it anyway"))
         assert "You lost the game" in lost["content"]
         step = await tap(h, ana, lost, labelled(lost, "Try again"))
-        step = await tap(h, ana, step, labelled(step, "g4-g6"))
+        # A legal turn the lesson does not go on with is told so.
+        off = await planned(h, ana, step, "g4-g5")
+        assert "this lesson goes on with another one: g4-g6" in off["content"]
+        step = await tap(h, ana, off, labelled(off, "Try again"))
+        step = await planned(h, ana, step, "g4-g6")
         assert "step 5 of 6" in step["content"]
-        short = await tap(h, ana, step, labelled(step, "b6-b7"))
+        short = await planned(h, ana, step, "b6-b7")
         assert "Not quite" in short["content"]
         step = await tap(h, ana, short, labelled(short, "Try again"))
         old = dict(step)
-        step = await tap(h, ana, step, labelled(step, "b6-b7 *f3-b7"))
-        assert "You win" in step["content"] and "storm" in step["content"]
+        # The winning arrival is drawn before the next board.
+        won = await planned(h, ana, step, "b6-b7 *f3-b7")
+        assert "You win" in won["content"] and "step 5 of 6" in won["content"]
+        assert won["attachments"] and "storm" not in won["content"]
+        step = await tap(h, ana, won, labelled(won, "Next"))
+        assert "storm" in step["content"] and "step 6 of 6" in step["content"]
         # A click on an older step changes nothing: it shows where the lesson is.
-        again = await tap(h, ana, old, labelled(old, "b6-b7 *f3-b7"))
+        again = await tap(h, ana, old, labelled(old, "b6"))
         assert "moved on" in again["content"] and "step 6 of 6" in again["content"]
         left = await tap(h, ana, again, ending(again, "q"))
         assert "You left the lesson" in left["content"]
@@ -100,8 +130,18 @@ async def test_lesson_in_german(harness):
     step = ephemeral_reply(h, await h.command(lea, "sensei", "learn"))
     assert "Schritt 1 von 6" in step["content"]
     step = await tap(h, lea, step, ending(step, "n"))
-    step = await tap(h, lea, step, labelled(step, "f1-f3 *d1-f3"))
+    assert "Notation" in step["content"]
+    step = await planned_in(h, lea, step, "f1-f3 *d1-f3", "Zug senden")
     assert "b7-b2 e7-e3" in step["content"] and "Schritt 3 von 6" in step["content"]
+
+
+async def planned_in(h, member, step, turn: str, send: str) -> dict[str, Any]:
+    for action in parse_turn(turn):
+        piece = "char" if action["type"] == "character" else action["from"]
+        step = await tap(h, member, step, next(c["custom_id"] for c in components_of(step)
+                                               if c.get("custom_id", "").endswith("." + piece)))
+        step = await tap(h, member, step, labelled(step, action["to"]))
+    return await tap(h, member, step, labelled(step, send))
 
 
 def test_every_scripted_turn_is_played_by_the_rules():
