@@ -155,8 +155,7 @@ class LessonFlow:
         step = lesson.steps[index]
         game = position or step.position()
         facts = step.facts(game, locale) if step.facts else {}
-        lines = [line for line in (before, self._header(index, locale),
-                                   t(step.say, locale, **facts),
+        lines = [line for line in (before, t(step.say, locale, **facts),
                                    t(step.note, locale) if step.note else "") if line]
         items: list[ui.Item] = []
         if step.choices and lesson.planner is not None:
@@ -175,7 +174,7 @@ class LessonFlow:
         items.append(button(cid(lesson.game, index, "q"), t("learn.button.leave", locale),
                             emoji="🚪", row=4))
         await self._send(interaction, "\n\n".join(lines), view_of(*items),
-                         await self._picture(game, locale))
+                         await self._picture(game, locale), self._header(index, locale))
 
     async def _plan(self, interaction: discord.Interaction, index: int, code: str,
                     piece: str | None = None, lines: list[str] | None = None) -> None:
@@ -193,7 +192,7 @@ class LessonFlow:
             plan, code, piece, game = [], "", None, step.position()
         if lines is None:
             facts = step.facts(game, locale) if step.facts else {}
-            lines = [self._header(index, locale), t(step.say, locale, **facts)]
+            lines = [t(step.say, locale, **facts)]
         if plan:
             lines.append(planner.planned(plan, locale))
         choice = None
@@ -209,12 +208,9 @@ class LessonFlow:
             items, ask = planner.pieces(game, step.seat,
                                         lambda p: cid(g, index, "f", f"{code}.{p}"), locale) \
                 if open_turn else ([], None)
+            lines.append(t("learn.plan.send" if plan else "learn.plan", locale))
             if ask:
                 lines.append(ask)
-            if not plan:
-                lines.append(t("learn.plan", locale))
-            else:
-                lines.append(t("learn.plan.send", locale))
             items.append(button(cid(g, index, "d", code), t(planner.send, locale),
                                 style=discord.ButtonStyle.success, emoji="✅",
                                 disabled=not plan, row=last))
@@ -226,7 +222,7 @@ class LessonFlow:
         view = game.public_view()
         await self._send(interaction, "\n\n".join(lines), view_of(*items),
                          await self._picture_view(dict(view, choice=choice) if choice else view,
-                                                  locale))
+                                                  locale), self._header(index, locale))
 
     async def _picture(self, game: Game, locale: str) -> bytes:
         return await self._picture_view(game.public_view(), locale)
@@ -236,8 +232,10 @@ class LessonFlow:
                                    self.lesson.names(locale), locale)
 
     async def _send(self, interaction: discord.Interaction, text: str,
-                    view: ui.View | None, picture: bytes | None) -> None:
-        await private_step(interaction, text, view, picture, LESSON_FILE)
+                    view: ui.View | None, picture: bytes | None, header: str = "") -> None:
+        """The header above the picture; the words under it, beside the buttons, so they are
+        in view after every click (see ``private_step``)."""
+        await private_step(interaction, header, view, picture, LESSON_FILE, below=text)
 
     async def click(self, interaction: discord.Interaction, index: int, what: str,
                     arg: str = "") -> None:
@@ -364,11 +362,11 @@ class LessonFlow:
         ended = shown is not None and shown.result() is not None
         if shown is not None and (ended or answered is not None) \
                 and shown.public_view() != following.public_view():
-            await self._send(interaction, "\n\n".join((self._header(index, locale), before)),
+            await self._send(interaction, before,
                              view_of(button(cid(lesson.game, index + 1, "s"),
                                             t("learn.button.next", locale),
                                             style=discord.ButtonStyle.primary, emoji="▶️")),
-                             await self._picture(shown, locale))
+                             await self._picture(shown, locale), self._header(index, locale))
             return
         await self.show(interaction, index + 1, before)
 

@@ -12,7 +12,7 @@ from ..markdown import md
 from ..store import StoreFailure
 from ..domain import refusals
 from ..domain.tables import TableError
-from .limits import CONTENT, clip
+from .limits import CONTENT, EMBED_DESCRIPTION, clip
 
 
 def error_text(exc: TableError | IllegalAction | StoreFailure, game: str, locale: Any) -> str:
@@ -22,12 +22,15 @@ def error_text(exc: TableError | IllegalAction | StoreFailure, game: str, locale
 
 async def ephemeral(interaction: discord.Interaction, text: str, *,
                     view: discord.ui.View | None = None,
-                    file: discord.File | None = None) -> None:
+                    file: discord.File | None = None,
+                    embeds: list[discord.Embed] | None = None) -> None:
     kwargs: dict[str, Any] = {"ephemeral": True}
     if view is not None:
         kwargs["view"] = view
     if file is not None:
         kwargs["file"] = file
+    if embeds:
+        kwargs["embeds"] = embeds
     text = clip(text, CONTENT)
     if interaction.response.is_done():
         await interaction.followup.send(text, **kwargs)
@@ -36,16 +39,27 @@ async def ephemeral(interaction: discord.Interaction, text: str, *,
 
 
 async def private_step(interaction: discord.Interaction, text: str, view: discord.ui.View | None,
-                       picture: bytes | None, filename: str) -> None:
+                       picture: bytes | None, filename: str, *, below: str = "") -> None:
     """The next step of a private flow (a lesson, a puzzle): the ephemeral message clicked is
-    replaced in place; from a command or a public message, a new ephemeral one is sent."""
+    replaced in place; from a command or a public message, a new ephemeral one is sent.
+
+    ``below``: words that go under the picture, just above the buttons. A client scrolls a
+    message's end into view after a click, so words above a tall picture leave the screen;
+    these stay beside the buttons they are about. They are an embed after the picture's own
+    (Discord draws a message's embeds in order, and an embed's image under its text)."""
     file = discord.File(io.BytesIO(picture), filename=filename) if picture else None
+    embeds: list[discord.Embed] = []
+    if below and file is not None:
+        embeds = [discord.Embed().set_image(url=f"attachment://{filename}"),
+                  discord.Embed(description=clip(below, EMBED_DESCRIPTION))]
+    elif below:
+        text = "\n\n".join(x for x in (text, below) if x)
     message = interaction.message
     if message is not None and message.flags.ephemeral:
         await update_message(interaction, content=clip(text, CONTENT), view=view,
-                             attachments=[file] if file else [])
+                             attachments=[file] if file else [], embeds=embeds)
     else:
-        await ephemeral(interaction, text, view=view, file=file)
+        await ephemeral(interaction, text, view=view, file=file, embeds=embeds)
 
 
 async def update_message(interaction: discord.Interaction, **fields: Any) -> None:

@@ -39,6 +39,12 @@ async def tap(h, member, message, custom_id) -> dict[str, Any]:
     return h.fake.messages[int(message["id"])]
 
 
+def said(message: dict[str, Any]) -> str:
+    """What a message says: its content, then its embeds' words, in the order shown."""
+    return "\n\n".join([message.get("content") or ""] + [
+        e["description"] for e in message.get("embeds") or () if e.get("description")])
+
+
 async def planned(h, member, step, turn: str) -> dict[str, Any]:
     """A turn planned with the buttons a table's private menu has: a piece (its square, or
     the character's ⛩️ button), then the square it goes to; then Send turn."""
@@ -60,49 +66,49 @@ async def test_sensei_lesson_through_every_rule_then_back_after_a_restart(databa
         token = await h.command(ana, "sensei", "learn")
         step = ephemeral_reply(h, token)
         assert step["flags"] & 64 and step["attachments"], "private, with a picture"
-        assert "step 1 of 6" in step["content"] and "arrival" in step["content"]
+        assert "step 1 of 6" in said(step) and "arrival" in said(step)
         step = await tap(h, ana, step, ending(step, "n"))
-        assert "two stone moves" in step["content"]
+        assert "two stone moves" in said(step)
         # The turn is planned with a table's buttons; the notation is explained once, here.
-        assert "notation" in step["content"] and "Send turn" in step["content"]
+        assert "notation" in said(step) and "Send turn" in said(step)
         assert {c.get("label") for c in components_of(step)} >= {"a1", "g1", "d1", "Send turn"}
         step = await planned(h, ana, step, "f1-f3 *d1-f3")
-        assert "The AI answers: b7-b2 e7-e3" in step["content"] and "step 3 of 6" in step["content"]
-        assert "notation" not in step["content"], "explained once"
+        assert "The AI answers: b7-b2 e7-e3" in said(step) and "step 3 of 6" in said(step)
+        assert "notation" not in said(step), "explained once"
         # Red's reply, then a new board: the reply is drawn before the lesson moves on.
         answered = await planned(h, ana, step, "c1-c6 c6-b6")
-        assert "The AI answers: g7-g2 a7-a2" in answered["content"] and answered["attachments"]
-        assert "step 3 of 6" in answered["content"]
+        assert "The AI answers: g7-g2 a7-a2" in said(answered) and answered["attachments"]
+        assert "step 3 of 6" in said(answered)
         step = await tap(h, ana, answered, labelled(answered, "Next"))
-        assert "unfair-barrier rule" in step["content"] and step["attachments"]
+        assert "unfair-barrier rule" in said(step) and step["attachments"]
         # The tempting turn: the lesson asks exactly as a real game does.
         warning = await planned(h, ana, step, "g4-g1")
-        assert "This turn loses the game" in warning["content"]
-        assert "a1 b1 c1 d1 e1 f1 g1" in warning["content"] and "b2 d2 f2" in warning["content"]
+        assert "This turn loses the game" in said(warning)
+        assert "a1 b1 c1 d1 e1 f1 g1" in said(warning) and "b2 d2 f2" in said(warning)
         lost = await tap(h, ana, warning, labelled(warning, "Play it anyway"))
-        assert "You lost the game" in lost["content"]
+        assert "You lost the game" in said(lost)
         step = await tap(h, ana, lost, labelled(lost, "Try again"))
         # A legal turn the lesson does not go on with is told so.
         off = await planned(h, ana, step, "g4-g5")
-        assert "this lesson goes on with another one: g4-g6" in off["content"]
+        assert "this lesson goes on with another one: g4-g6" in said(off)
         step = await tap(h, ana, off, labelled(off, "Try again"))
         step = await planned(h, ana, step, "g4-g6")
-        assert "step 5 of 6" in step["content"]
+        assert "step 5 of 6" in said(step)
         short = await planned(h, ana, step, "b6-b7")
-        assert "Not quite" in short["content"]
+        assert "Not quite" in said(short)
         step = await tap(h, ana, short, labelled(short, "Try again"))
         old = dict(step)
         # The winning arrival is drawn before the next board.
         won = await planned(h, ana, step, "b6-b7 *f3-b7")
-        assert "You win" in won["content"] and "step 5 of 6" in won["content"]
-        assert won["attachments"] and "storm" not in won["content"]
+        assert "You win" in said(won) and "step 5 of 6" in said(won)
+        assert won["attachments"] and "storm" not in said(won)
         step = await tap(h, ana, won, labelled(won, "Next"))
-        assert "storm" in step["content"] and "step 6 of 6" in step["content"]
+        assert "storm" in said(step) and "step 6 of 6" in said(step)
         # A click on an older step changes nothing: it shows where the lesson is.
         again = await tap(h, ana, old, labelled(old, "b6"))
-        assert "moved on" in again["content"] and "step 6 of 6" in again["content"]
+        assert "moved on" in said(again) and "step 6 of 6" in said(again)
         left = await tap(h, ana, again, ending(again, "q"))
-        assert "You left the lesson" in left["content"]
+        assert "You left the lesson" in said(left)
         assert await h.bot.store.lesson_step(ana.id, "sensei") == (5, False)
     finally:
         await h.bot.close()
@@ -111,11 +117,11 @@ async def test_sensei_lesson_through_every_rule_then_back_after_a_restart(databa
     try:
         token = await h.command(ana, "sensei", "learn")
         resume = ephemeral_reply(h, token)
-        assert "step 6 of 6" in resume["content"]
+        assert "step 6 of 6" in said(resume)
         step = await tap(h, ana, resume, labelled(resume, "Continue"))
-        assert "storm" in step["content"]
+        assert "storm" in said(step)
         done = await tap(h, ana, step, labelled(step, "Finish"))
-        assert "Lesson finished" in done["content"]
+        assert "Lesson finished" in said(done)
         assert await h.bot.store.lesson_step(ana.id, "sensei") == (5, True)
         token = await h.command(ana, "sensei", "learn")
         assert "step 1 of 6" in ephemeral_reply(h, token)["content"], "taken again from the start"
@@ -128,11 +134,11 @@ async def test_lesson_in_german(harness):
     h = harness
     lea = Member(300, "Lea", locale="de")
     step = ephemeral_reply(h, await h.command(lea, "sensei", "learn"))
-    assert "Schritt 1 von 6" in step["content"]
+    assert "Schritt 1 von 6" in said(step)
     step = await tap(h, lea, step, ending(step, "n"))
-    assert "Notation" in step["content"]
+    assert "Notation" in said(step)
     step = await planned_in(h, lea, step, "f1-f3 *d1-f3", "Zug senden")
-    assert "b7-b2 e7-e3" in step["content"] and "Schritt 3 von 6" in step["content"]
+    assert "b7-b2 e7-e3" in said(step) and "Schritt 3 von 6" in said(step)
 
 
 async def planned_in(h, member, step, turn: str, send: str) -> dict[str, Any]:
@@ -198,8 +204,8 @@ async def test_a_losing_turn_is_questioned_when_the_lobby_chose_it(harness, play
     before = await snapshot(h, table)
     await send(h, step, ana)
     warning = h.fake.messages[int(step["id"])]
-    assert "This turn loses the game" in warning["content"]
-    assert "a1 b1 c2 d1 e2 f1 g2" in warning["content"] and "a2 c3 e3" in warning["content"]
+    assert "This turn loses the game" in said(warning)
+    assert "a1 b1 c2 d1 e2 f1 g2" in said(warning) and "a2 c3 e3" in said(warning)
     assert await snapshot(h, table) == before, "nothing is played before the answer"
     await h.click(ana, warning, labelled(warning, "Play it anyway"))
     live = await h.bot.tables.get(table.id)
@@ -245,16 +251,16 @@ async def test_narabi_lesson_conditions_switches_and_asking(harness, players):
     ana = players[0]
     step = ephemeral_reply(h, await h.command(ana, "narabi", "learn"))
     assert step["flags"] & 64 and step["attachments"]
-    assert "Switch only with the player two seats to your right." in step["content"], "own conditions"
+    assert "Switch only with the player two seats to your right." in said(step), "own conditions"
     step = await tap(h, ana, step, ending(step, "n"))
     refused = await tap(h, ana, step, labelled(step, "⚫3 ↔ ⚫4"))
-    assert "Not quite" in refused["content"] and "does not allow that switch" in refused["content"]
+    assert "Not quite" in said(refused) and "does not allow that switch" in said(refused)
     step = await tap(h, ana, refused, labelled(refused, "Try again"))
     step = await tap(h, ana, step, labelled(step, "⚫3 ↔ ⚪1"))
-    assert "AI 1: ⚪blank ↔ ⚫4 · AI 2: ⚪5 ↔ ⚪2" in step["content"]
-    assert "AI 1 would answer **yes**" in step["content"]
+    assert "AI 1: ⚪blank ↔ ⚫4 · AI 2: ⚪5 ↔ ⚪2" in said(step)
+    assert "AI 1 would answer **yes**" in said(step)
     done = await tap(h, ana, step, labelled(step, "⚫8 ↔ ⚪2"))
-    assert "solved in 4 switches" in done["content"] and "Lesson finished" in done["content"]
+    assert "solved in 4 switches" in said(done) and "Lesson finished" in said(done)
     assert await h.bot.store.lesson_step(ana.id, "narabi") == (2, True)
 
 
@@ -262,18 +268,18 @@ async def test_sarena_lesson_piles_flips_colour_and_scoring(harness, players):
     h = harness
     ana = players[0]
     step = ephemeral_reply(h, await h.command(ana, "sarena", "learn"))
-    assert "pile" in step["content"]
+    assert "pile" in said(step)
     step = await tap(h, ana, step, labelled(step, "a1-a2"))
-    assert "The AI answers: f6-f5" in step["content"] and "arrow circle" in step["content"]
+    assert "The AI answers: f6-f5" in said(step) and "arrow circle" in said(step)
     step = await tap(h, ana, step, labelled(step, "b1-a1"))
-    assert "Flipped" in step["content"] and "Your **secret colour** is Yellow" in step["content"]
+    assert "Flipped" in said(step) and "Your **secret colour** is Yellow" in said(step)
     refused = await tap(h, ana, step, labelled(step, "c1-b1"))
-    assert "empty plain circle" in refused["content"] and "Not quite" in refused["content"]
+    assert "empty plain circle" in said(refused) and "Not quite" in said(refused)
     step = await tap(h, ana, refused, labelled(refused, "Try again"))
     step = await tap(h, ana, step, labelled(step, "c2-c1"))
-    assert "**Scoring:**" in step["content"] and "Yellow" in step["content"]
+    assert "**Scoring:**" in said(step) and "Yellow" in said(step)
     done = await tap(h, ana, step, labelled(step, "Finish"))
-    assert "Lesson finished" in done["content"]
+    assert "Lesson finished" in said(done)
 
 
 @pytest.mark.parametrize("game", ["narabi", "sarena"])
