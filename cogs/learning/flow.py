@@ -91,7 +91,9 @@ class PuzzleFlow:
 
     async def _send(self, interaction: discord.Interaction, text: str,
                     view: ui.View | None, picture: bytes | None) -> None:
-        await private_step(interaction, text, view, picture, PUZZLE_FILE)
+        # The words under the picture, beside the buttons: a hint or a verdict is read where
+        # the click was (see ``private_step``).
+        await private_step(interaction, "", view, picture, PUZZLE_FILE, below=text)
 
     # == what an answer reads as ===========================================================
 

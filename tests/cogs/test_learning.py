@@ -328,7 +328,7 @@ async def test_sensei_puzzle_from_this_server_own_misses_first(harness, players)
                                                        arrival_puzzle("sensei:g:2:8", 2))])
     step = await puzzle_of(h, ana, "sensei")
     assert step["flags"] & 64 and step["attachments"]
-    assert "comes from a game played here" in step["content"]
+    assert "comes from a game played here" in said(step)
     attempt = await h.bot.store.attempt(int(ids(step)[0].split(":")[1]))
     assert attempt.puzzle_id == "sensei:g:2:8", "Ana's own missed win comes first"
     # Someone else's clicks change nothing.
@@ -337,21 +337,21 @@ async def test_sensei_puzzle_from_this_server_own_misses_first(harness, players)
     step = h.fake.messages[int(step["id"])]
     step = await tap(h, ana, step, labelled(step, "b6"))
     step = await tap(h, ana, step, labelled(step, "b7"))
-    assert "b6-b7" in step["content"]
+    assert "b6-b7" in said(step)
     step = await tap(h, ana, step, labelled(step, "f3"))
     step = await tap(h, ana, step, labelled(step, "b7"))
     ready = dict(step)
     done = await tap(h, ana, step, labelled(step, "Send turn"))
     # the notation reaches Discord escaped, and reads "b6-b7 *f3-b7"
-    assert "Solved: b6-b7 \\*f3-b7" in done["content"] and "streak: 1" in done["content"]
+    assert "Solved: b6-b7 \\*f3-b7" in said(done) and "streak: 1" in said(done)
     # The first rating is not a change: no brackets; the uncertainty reads "± 7.8".
     assert re.search(r"Your first puzzle rating: -?[0-9.]+ · uncertainty ± [0-9.]+ · streak: 1$",
-                     done["content"]), done["content"]
+                     said(done)), said(done)
     rating = await h.bot.store.puzzle_rating(ana.id, "sensei")
     assert rating.solved == 1 and rating.streak == 1
     # A second click on the finished puzzle moves nothing twice.
     again = await tap(h, ana, ready, labelled(ready, "Send turn"))
-    assert "already finished" in again["content"]
+    assert "already finished" in said(again)
     assert (await h.bot.store.puzzle_rating(ana.id, "sensei")).solved == 1
     # The next one is Ben's missed win, then none is left.
     nxt = await tap(h, ana, again, labelled(again, "Next puzzle"))
@@ -377,9 +377,9 @@ async def test_a_wrong_answer_gets_a_second_try_and_only_the_first_is_rated(harn
     done = await tap(h, ana, step, labelled(step, "Send turn"))
     from bot.games.sensei import format_turn
     assert verdict.refutation, "this position's wrong turns have an answer that refutes them"
-    assert "❌" in done["content"] and f"answers {format_turn(verdict.refutation)}" in done["content"]
+    assert "❌" in said(done) and f"answers {format_turn(verdict.refutation)}" in said(done)
     # Not the end: the solution stays hidden, and a second try is offered.
-    assert "A winning turn" not in done["content"] and "one more try" in done["content"]
+    assert "A winning turn" not in said(done) and "one more try" in said(done)
     assert "Next puzzle" not in [c.get("label") for c in components_of(done)]
     rating = await h.bot.store.puzzle_rating(ana.id, "sensei")
     assert rating.failed == 1 and rating.streak == 0 and rating.mu < 25
@@ -389,8 +389,8 @@ async def test_a_wrong_answer_gets_a_second_try_and_only_the_first_is_rated(harn
     step = await tap(h, ana, step, labelled(step, wrong["from"]))
     step = await tap(h, ana, step, labelled(step, wrong["to"]))
     last = await tap(h, ana, step, labelled(step, "Send turn"))
-    assert "A winning turn: b6-b7 *f3-b7" in last["content"]
-    assert "stays as your first answer left it" in last["content"]
+    assert "A winning turn: b6-b7 *f3-b7" in said(last)
+    assert "stays as your first answer left it" in said(last)
     assert await h.bot.store.puzzle_rating(ana.id, "sensei") == rating
     assert await h.bot.store.puzzle_history(ana.id, "sensei") == pytest.approx(
         [rating.mu - 3 * rating.sigma]), "one point on the chart per puzzle"
@@ -411,7 +411,7 @@ async def test_a_second_try_solved_is_told_and_not_rated(harness, players):
     step = await tap(h, ana, done, labelled(done, "Try again"))
     step = await tap(h, ana, step, labelled(step, first.solution[0]["from"]))
     solved = await tap(h, ana, step, labelled(step, first.solution[0]["to"]))
-    assert "Solved on the second try" in solved["content"]
+    assert "Solved on the second try" in said(solved)
     assert await h.bot.store.puzzle_rating(ana.id, "sarena") == rating
     # A typed answer after that finds nothing open.
     token = await h.command(ana, "puzzle", "answer", notation="a1-a2")
@@ -429,7 +429,7 @@ async def test_the_hint_is_where_the_person_looks(harness, players):
     hinted = await tap(h, ana, step, ending(step, "ht"))
     kind = "your character" if first.solution[0]["type"] == "character" else "the stone"
     hint = f"Hint: start with {kind} on {square}."
-    assert hinted["content"].splitlines()[-1] == "💡 " + hint
+    assert said(hinted).splitlines()[-1] == "💡 " + hint
     hint_button = [c for c in components_of(hinted) if c.get("label") == hint]
     assert len(hint_button) == 1 and hint_button[0].get("disabled") is True
     from cogs.learning.answers import hint_mark
@@ -440,7 +440,7 @@ async def test_the_hint_is_where_the_person_looks(harness, players):
                   if c.get("custom_id", "").endswith("." + piece))
     picked = await tap(h, ana, hinted, button)
     back = await tap(h, ana, picked, labelled(picked, "Back"))
-    assert back["content"].splitlines()[-1] == "💡 " + hint, "the hint stays"
+    assert said(back).splitlines()[-1] == "💡 " + hint, "the hint stays"
 
 
 async def test_sarena_builtin_puzzle_with_a_hint(harness, players):
@@ -448,12 +448,12 @@ async def test_sarena_builtin_puzzle_with_a_hint(harness, players):
     ana = players[0]
     first = puzzles.load(puzzles.ids("sarena")[0])
     step = await puzzle_of(h, ana, "sarena")
-    assert "your colour is" in step["content"]
+    assert "your colour is" in said(step)
     hinted = await tap(h, ana, step, ending(step, "ht"))
-    assert f"move the pile on {first.solution[0]['from']}" in hinted["content"]
+    assert f"move the pile on {first.solution[0]['from']}" in said(hinted)
     step = await tap(h, ana, hinted, labelled(hinted, first.solution[0]["from"]))
     done = await tap(h, ana, step, labelled(step, first.solution[0]["to"]))
-    assert "Solved" in done["content"] and "streak: 0" in done["content"], "a hint keeps no streak"
+    assert "Solved" in said(done) and "streak: 0" in said(done), "a hint keeps no streak"
     rating = await h.bot.store.puzzle_rating(ana.id, "sarena")
     assert rating.solved == 1
 
@@ -466,11 +466,11 @@ async def test_narabi_builtin_puzzle_switch_by_switch(harness, players):
     start = first.position()
     label = {c["id"]: NarabiCog.stone(None, c, "en") for row in start.public_view()["rows"] for c in row}
     step = await puzzle_of(h, ana, "narabi")
-    assert f"in {first.par} switches" in step["content"]
+    assert f"in {first.par} switches" in said(step)
     for switch in first.solution:
         step = await tap(h, ana, step, labelled(step, label[switch["card"]]))
         step = await tap(h, ana, step, labelled(step, label[switch["target"]]))
-    assert "Solved" in step["content"]
+    assert "Solved" in said(step)
 
 
 async def test_puzzle_stats_with_a_chart(harness, players):
@@ -505,7 +505,7 @@ async def test_a_reviewed_game_gives_this_server_its_puzzles(database, players):
         assert stored == [(f"sensei:g:{table.id}:8", players[1].id)], "who missed it is kept"
         # Ben, who missed it, is offered it.
         step = ephemeral_reply(h, await h.command(players[1], "puzzle", "solve", game="sensei"))
-        assert "comes from a game played here" in step["content"]
+        assert "comes from a game played here" in said(step)
     finally:
         await h.bot.close()
 
@@ -515,7 +515,7 @@ async def test_the_builtin_sensei_set_is_served_when_the_server_has_none(harness
     ana = players[0]
     first = puzzles.load(puzzles.ids("sensei")[0])
     step = await puzzle_of(h, ana, "sensei")
-    assert "A puzzle from the built-in set." in step["content"]
+    assert "A puzzle from the built-in set." in said(step)
     for action in first.solution:
         piece = "char" if action["type"] == "character" else action["from"]
         button = next(c["custom_id"] for c in components_of(step)
@@ -523,7 +523,7 @@ async def test_the_builtin_sensei_set_is_served_when_the_server_has_none(harness
         step = await tap(h, ana, step, button)
         step = await tap(h, ana, step, labelled(step, action["to"]))
     step = await tap(h, ana, step, labelled(step, "Send turn"))
-    assert "Solved" in step["content"]
+    assert "Solved" in said(step)
     assert await h.bot.store.tried_puzzles(ana.id, "sensei") == {first.id}
 
 
@@ -553,9 +553,9 @@ async def test_a_wrong_sarena_move_is_told_a_case_it_does_not_win(harness, playe
     step = await puzzle_of(h, ana, "sarena")
     step = await tap(h, ana, step, labelled(step, move["from"]))
     done = await tap(h, ana, step, labelled(step, move["to"]))
-    assert f"{move['from']}-{move['to']} does not win in every case" in done["content"]
+    assert f"{move['from']}-{move['to']} does not win in every case" in said(done)
     mine, theirs = world["scores"][:2]
-    assert f"you would score {mine} to {theirs}" in done["content"]
+    assert f"you would score {mine} to {theirs}" in said(done)
     assert (await h.bot.store.puzzle_rating(ana.id, "sarena")).failed == 1
 
 
@@ -568,6 +568,6 @@ async def test_a_sarena_move_that_does_not_end_the_game_is_told_so(harness, play
     step = await puzzle_of(h, ana, "sarena")
     step = await tap(h, ana, step, labelled(step, move["from"]))
     done = await tap(h, ana, step, labelled(step, move["to"]))
-    assert f"{move['from']}-{move['to']} does not end the game" in done["content"]
+    assert f"{move['from']}-{move['to']} does not end the game" in said(done)
     shown = await tap(h, ana, done, labelled(done, "Show the solution"))
-    assert f"A winning turn: {first.solution[0]['from']}-{first.solution[0]['to']}" in shown["content"]
+    assert f"A winning turn: {first.solution[0]['from']}-{first.solution[0]['to']}" in said(shown)
