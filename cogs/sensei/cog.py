@@ -8,7 +8,6 @@ from discord import app_commands
 
 from bot.games import IllegalAction
 from bot.games.sensei import Sensei, check_turn, format_turn, parse_turn
-from bot.games.sensei.notation import MAX_ACTIONS, format_action, parse_action
 from bot.i18n import t
 from bot.markdown import md
 from bot.ui.translator import command_name, command_text, named_options
@@ -19,7 +18,8 @@ from bot.ui.replies import ephemeral, error_text, refuse
 from render.sensei import render as render_board
 from .warning import losing_reason, warns
 from bot.ui.routing import Route, button, view_of
-from .planning import CHARACTER, SEAT_MARK, piece_buttons, target_buttons
+from .planning import (CHARACTER, SEAT_MARK, decode_plan, encode_plan, piece_buttons,
+                       target_buttons)
 
 __all__ = ["CHARACTER", "SEAT_MARK", "LAST_ROW", "SenseiCog", "encode_plan", "decode_plan"]
 
@@ -432,20 +432,3 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
 
     async def _decline(self, interaction: discord.Interaction, route_: Route) -> None:
         await self._draw_verb(interaction, route_, "decline_draw", "sensei.draw.declined")
-
-
-def encode_plan(plan: list[dict[str, Any]]) -> str:
-    """A plan as custom_id text: ``c2-c5_xd1-c5`` (``x`` for the character's ``*``, which a
-    custom_id route does not carry)."""
-    return "_".join(format_action(a).replace("*", "x") for a in plan)
-
-
-def decode_plan(text: str) -> list[dict[str, Any]]:
-    tokens = [token for token in text.split("_") if token]
-    if len(tokens) > MAX_ACTIONS:
-        raise TableError("stale")
-    try:
-        return [parse_action(token.replace("x", "*", 1) if token.startswith("x") else token)
-                for token in tokens]
-    except IllegalAction:
-        raise TableError("stale") from None

@@ -15,8 +15,7 @@ from bot.i18n import t
 from bot.markdown import md
 from bot.ui.lessons import Choice, Lesson, Step
 
-from .cog import decode_plan, encode_plan
-from .planning import piece_buttons, target_buttons
+from .planning import decode_plan, encode_plan, piece_buttons, target_buttons
 from .warning import losing_reason
 
 OPTIONS = {"version": "arashi", "setup": "standard", "board": "plain", "first": "green"}

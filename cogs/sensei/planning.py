@@ -1,13 +1,17 @@
-"""The buttons that plan a Sensei turn: a piece, then where it goes. One builder for every
-place a turn is planned (a table's private menu, a puzzle, a lesson); each passes how its
-buttons' custom_ids are made, so the controls look and work the same everywhere."""
+"""The buttons that plan a Sensei turn: a piece, then where it goes, and the plan as
+custom_id text. One builder for every place a turn is planned (a table's private menu, a
+puzzle, a lesson); each passes how its buttons' custom_ids are made, so the controls look and
+work the same everywhere."""
 from __future__ import annotations
 
 from typing import Any, Callable
 
 import discord
 
+from bot.domain.tables import TableError
+from bot.games import IllegalAction
 from bot.games.sensei import Sensei
+from bot.games.sensei.notation import MAX_ACTIONS, format_action, parse_action
 from bot.i18n import t
 from bot.markdown import md
 from bot.ui.routing import button
@@ -54,3 +58,20 @@ def target_buttons(game: Sensei, seat: int, piece: str, planned: Callable[[dict[
     items: list[discord.ui.Item] = [
         button(planned({"type": kind, "from": frm, "to": to}), to) for to in targets]
     return items, text, {"from": frm, "to": targets}
+
+
+def encode_plan(plan: list[dict[str, Any]]) -> str:
+    """A plan as custom_id text: ``c2-c5_xd1-c5`` (``x`` for the character's ``*``, which a
+    custom_id route does not carry)."""
+    return "_".join(format_action(a).replace("*", "x") for a in plan)
+
+
+def decode_plan(text: str) -> list[dict[str, Any]]:
+    tokens = [token for token in text.split("_") if token]
+    if len(tokens) > MAX_ACTIONS:
+        raise TableError("stale")
+    try:
+        return [parse_action(token.replace("x", "*", 1) if token.startswith("x") else token)
+                for token in tokens]
+    except IllegalAction:
+        raise TableError("stale") from None
