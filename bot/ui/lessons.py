@@ -197,13 +197,17 @@ class LessonFlow:
             lines.append(planner.planned(plan, locale))
         choice = None
         g, last = lesson.game, 4
+        items: list[ui.Item] = []
         if piece is not None:
             items, text, choice = planner.targets(
                 game, step.seat, piece,
                 lambda action: cid(g, index, "p", planner.encode([*plan, action])), locale)
+        if items:
             lines.append(text)
             items.append(button(cid(g, index, "p", code), t("button.back", locale), row=last))
         else:
+            # No piece picked, or one that cannot move (an old or forged button): the pieces.
+            choice = None
             open_turn = game.result() is None and game.to_move == step.seat
             items, ask = planner.pieces(game, step.seat,
                                         lambda p: cid(g, index, "f", f"{code}.{p}"), locale) \

@@ -571,3 +571,14 @@ async def test_a_sarena_move_that_does_not_end_the_game_is_told_so(harness, play
     assert f"{move['from']}-{move['to']} does not end the game" in said(done)
     shown = await tap(h, ana, done, labelled(done, "Show the solution"))
     assert f"A winning turn: {first.solution[0]['from']}-{first.solution[0]['to']}" in said(shown)
+
+
+async def test_a_lesson_button_for_a_piece_that_cannot_move_shows_the_pieces(harness, players):
+    h = harness
+    ana = players[0]
+    step = ephemeral_reply(h, await h.command(ana, "sensei", "learn"))
+    step = await tap(h, ana, step, ending(step, "n"))
+    forged = ids(step)[0].rsplit(":", 1)[0] + ":.d4"
+    again = await tap(h, ana, step, forged)
+    assert "What moves?" in said(again) and "🟢" in {
+        (c.get("emoji") or {}).get("name") for c in components_of(again)}
