@@ -83,3 +83,15 @@ async def test_the_sarena_lesson_in_german(browser, playground, shots):
     await page.locator(EPHEMERAL).last.get_by_text("Lektion abgeschlossen").first.wait_for()
     await screenshot(page, shots, "lesson-sarena-de", 400)
     assert not page.errors, page.errors
+
+
+async def test_the_sensei_lesson_turn_in_german(browser, playground, shots):
+    page = await open_page(browser, playground.url, "Lea", locale="de-DE")
+    await _lesson(page, "/sensei learn", "Schritt 1 von 6", ["▶️ Weiter"])
+    await words_in_view(page, "Notation")
+    said = await _lesson(page, None, None, ["🟢 f1", "f3", "⛩️ d1"])
+    await screenshot(page, shots, "lesson-sensei-de-target", 400)
+    await screenshot(page, shots, "lesson-sensei-de-target", 1280)
+    said += await _lesson(page, None, None, ["f3", "✅ Zug senden"], "Schritt 3 von 6")
+    assert any("b7-b2 e7-e3" in text for text in said)
+    assert not page.errors, page.errors
