@@ -31,7 +31,7 @@ from discord import ui
 from ..games import Game, IllegalAction
 from ..i18n import t
 from ..markdown import md
-from .replies import ephemeral, error_text, private_step
+from .replies import ephemeral, error_text, in_time, private_step
 from .routing import button, view_of
 
 PATTERN = (r"learn:(?P<game>[a-z][a-z0-9_]{1,15}):(?P<step>[0-9]{1,3}):(?P<what>[a-z][0-9]{0,2})"
@@ -125,6 +125,8 @@ class LessonFlow:
         # ``cog``: the game's GameCog (its store, renderer and ``draw``); not imported here,
         # as the GameCog's command imports this module.
         self.cog, self.lesson = cog, lesson
+        #: the interaction being answered (a picture slow to draw defers it in time)
+        self.interaction: discord.Interaction | None = None
 
     @property
     def store(self):
@@ -133,6 +135,7 @@ class LessonFlow:
     async def begin(self, interaction: discord.Interaction) -> None:
         """``/<game> learn``: the first step, or where the person left off."""
         game, locale = self.lesson.game, str(interaction.locale)
+        self.interaction = interaction
         stored = await self.store.lesson_step(interaction.user.id, game)
         if stored is not None and not stored[1] and stored[0] > 0:
             step = min(stored[0], len(self.lesson.steps) - 1)
@@ -232,8 +235,10 @@ class LessonFlow:
         return await self._picture_view(game.public_view(), locale)
 
     async def _picture_view(self, view: dict[str, Any], locale: str) -> bytes:
-        return await self.cog.draw(self.cog.renderer_name, self.cog.render, view,
-                                   self.lesson.names(locale), locale)
+        drawing = self.cog.draw(self.cog.renderer_name, self.cog.render, view,
+                                self.lesson.names(locale), locale)
+        return await (in_time(self.interaction, drawing) if self.interaction is not None
+                      else drawing)
 
     async def _send(self, interaction: discord.Interaction, text: str,
                     view: ui.View | None, picture: bytes | None, header: str = "") -> None:
@@ -244,6 +249,7 @@ class LessonFlow:
     async def click(self, interaction: discord.Interaction, index: int, what: str,
                     arg: str = "") -> None:
         lesson, user, locale = self.lesson, interaction.user.id, str(interaction.locale)
+        self.interaction = interaction
         last = len(lesson.steps) - 1
         if what == "r":
             await self.store.set_lesson_step(user, lesson.game, 0)

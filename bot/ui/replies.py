@@ -2,8 +2,9 @@
 in (answered, deferred or not yet), always within Discord's limits."""
 from __future__ import annotations
 
+import asyncio
 import io
-from typing import Any
+from typing import Any, Awaitable, TypeVar
 
 import discord
 
@@ -13,6 +14,8 @@ from ..store import StoreFailure
 from ..domain import refusals
 from ..domain.tables import TableError
 from .limits import CONTENT, EMBED_DESCRIPTION, clip
+
+T = TypeVar("T")
 
 
 def error_text(exc: TableError | IllegalAction | StoreFailure, game: str, locale: Any) -> str:
@@ -36,6 +39,25 @@ async def ephemeral(interaction: discord.Interaction, text: str, *,
         await interaction.followup.send(text, **kwargs)
     else:
         await interaction.response.send_message(text, **kwargs)
+
+
+#: seconds a private step's picture may take before the click or command is deferred
+#: (Discord allows three; a loaded machine or a cold render worker can take longer)
+PICTURE_WAIT = 1.5
+
+
+async def in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
+    """``work`` (drawing a picture), without costing the interaction its answer: past
+    PICTURE_WAIT it is deferred (a command: "thinking…", which the answer then fills in; a
+    click: the clicked message, which the answer then edits)."""
+    task = asyncio.ensure_future(work)
+    await asyncio.wait({task}, timeout=PICTURE_WAIT)
+    if not task.done() and not interaction.response.is_done():
+        if interaction.type == discord.InteractionType.component:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+    return await task
 
 
 async def private_step(interaction: discord.Interaction, text: str, view: discord.ui.View | None,

@@ -19,7 +19,7 @@ from bot.games.sarena.notation import parse_move
 from bot.games.sensei import format_turn, parse_turn
 from bot.i18n import t
 from bot.markdown import md
-from bot.ui.replies import ephemeral, error_text, private_step
+from bot.ui.replies import ephemeral, error_text, in_time, private_step
 from bot.ui.routing import button, view_of
 from cogs.sensei.cog import LAST_ROW, SEAT_MARK, decode_plan, encode_plan
 from cogs.sensei.planning import piece_buttons, target_buttons
@@ -64,9 +64,12 @@ class PuzzleFlow:
 
     def __init__(self, bot: "TabletopBot") -> None:
         self.bot = bot
+        #: the interaction being answered (a picture slow to draw defers it in time)
+        self.interaction: discord.Interaction | None = None
 
     async def start(self, interaction: discord.Interaction, game: str) -> None:
         locale = str(interaction.locale)
+        self.interaction = interaction
         found = await next_puzzle(self.bot, interaction.guild_id, interaction.user.id, game)
         if found is None:
             await self._send(interaction, t("puzzle.none_left", locale), None, None)
@@ -211,6 +214,7 @@ class PuzzleFlow:
     async def click(self, interaction: discord.Interaction, attempt_id: int, verb: str,
                     arg: str) -> None:
         locale = str(interaction.locale)
+        self.interaction = interaction
         attempt = await self.bot.store.attempt(attempt_id)
         if attempt is None or attempt.user_id != interaction.user.id:
             await ephemeral(interaction, "⚠️ " + t("puzzle.not_yours", locale))
@@ -265,6 +269,7 @@ class PuzzleFlow:
         """``/puzzle answer``: the newest open puzzle answered in notation (Sensei: a turn,
         ``c2-c5 *d1-c5``; Sàréná: a move, ``c3-c4``), judged like the buttons' answer."""
         locale = str(interaction.locale)
+        self.interaction = interaction
         attempt = await self.bot.store.open_attempt_of(interaction.user.id)
         if attempt is None or attempt.game not in TYPED:
             await ephemeral(interaction, "⚠️ " + t("puzzle.typed.none", locale))
@@ -449,8 +454,11 @@ class PuzzleFlow:
         names = self._names(puzzle, game, locale)
         cog = self.bot.router.cog(puzzle.game)
         if cog is not None:
-            return await cog.draw(cog.renderer_name, cog.render, view, names, locale)  # type: ignore[attr-defined]
-        renderer = {"sensei": render_sensei, "narabi": render_narabi,
-                    "sarena": render_sarena}[puzzle.game]
-        return await asyncio.get_running_loop().run_in_executor(
-            None, renderer, view, names, locale)
+            drawing = cog.draw(cog.renderer_name, cog.render, view, names, locale)  # type: ignore[attr-defined]
+        else:
+            renderer = {"sensei": render_sensei, "narabi": render_narabi,
+                        "sarena": render_sarena}[puzzle.game]
+            drawing = asyncio.get_running_loop().run_in_executor(
+                None, renderer, view, names, locale)
+        return await (in_time(self.interaction, drawing) if self.interaction is not None
+                      else drawing)

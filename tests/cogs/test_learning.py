@@ -582,3 +582,25 @@ async def test_a_lesson_button_for_a_piece_that_cannot_move_shows_the_pieces(har
     again = await tap(h, ana, step, forged)
     assert "What moves?" in said(again) and "🟢" in {
         (c.get("emoji") or {}).get("name") for c in components_of(again)}
+
+
+async def test_a_picture_slow_to_draw_defers_the_answer_in_time(harness, players, monkeypatch):
+    """On a loaded machine a step's picture can take longer than Discord waits for an answer:
+    the command or click is deferred first, then answered with the step all the same."""
+    from bot.ui import replies
+    monkeypatch.setattr(replies, "PICTURE_WAIT", 0)
+    h = harness
+    ana = players[0]
+    token = await h.command(ana, "sensei", "learn")
+    assert h.fake.replies(token)[0]["type"] == 5, "deferred: thinking…"
+    step = ephemeral_reply(h, token)
+    assert "step 1 of 6" in said(step) and step["attachments"] and step["flags"] & 64
+    click = await h.click(ana, step, ending(step, "n"))
+    assert h.fake.replies(click)[0]["type"] == 6, "deferred: the clicked message is edited"
+    step = h.fake.messages[int(step["id"])]
+    assert "two stone moves" in said(step) and step["attachments"]
+    token = await h.command(ana, "puzzle", "solve", game="sarena")
+    puzzle = ephemeral_reply(h, token)
+    assert "your colour is" in said(puzzle) and puzzle["attachments"]
+    hinted = await tap(h, ana, puzzle, ending(puzzle, "ht"))
+    assert said(hinted).splitlines()[-1].startswith("💡")
