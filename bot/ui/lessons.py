@@ -42,10 +42,13 @@ LESSON_FILE = "lesson.png"
 class Planner(Protocol):
     """A game's own controls for planning a turn (Sensei: a piece, then where it goes), given
     by its cog so that a lesson's buttons are the game's buttons. ``send`` and ``undo``: the
-    catalog keys of the game's Send and Undo buttons."""
+    catalog keys of the game's Send and Undo buttons; ``ready`` and ``ready_win``: what its
+    menu says when a planned turn can take no more (and wins)."""
 
     send: str
     undo: str
+    ready: str
+    ready_win: str
 
     def encode(self, plan: Sequence[Mapping[str, Any]]) -> str: ...
 
@@ -215,7 +218,9 @@ class LessonFlow:
             items, ask = planner.pieces(game, step.seat,
                                         lambda p: cid(g, index, "f", f"{code}.{p}"), locale) \
                 if open_turn else ([], None)
-            lines.append(t("learn.plan.send" if plan else "learn.plan", locale))
+            lines.append(t("learn.plan" if not plan else "learn.plan.send" if open_turn else
+                           planner.ready_win if game.result() is not None else planner.ready,
+                           locale))
             if ask:
                 lines.append(ask)
             items.append(button(cid(g, index, "d", code), t(planner.send, locale),

@@ -67,6 +67,7 @@ def loses(game: Sensei, seat: int, actions: Sequence[Mapping[str, Any]]
 class Planner:
     """A lesson's turn planned with a table's buttons (``cogs/sensei/planning.py``)."""
     send, undo = "sensei.button.send", "sensei.button.undo"
+    ready, ready_win = "sensei.step.ready", "sensei.step.ready_win"
 
     def encode(self, plan: Sequence[Mapping[str, Any]]) -> str:
         return encode_plan(list(plan))  # type: ignore[arg-type]

@@ -98,8 +98,15 @@ async def test_sensei_lesson_through_every_rule_then_back_after_a_restart(databa
         assert "Not quite" in said(short)
         step = await tap(h, ana, short, labelled(short, "Try again"))
         old = dict(step)
+        # A planned turn that wins says so before it is sent.
+        ready = await tap(h, ana, step, labelled(step, "b6"))
+        ready = await tap(h, ana, ready, labelled(ready, "b7"))
+        ready = await tap(h, ana, ready, next(c["custom_id"] for c in components_of(ready)
+                                              if c.get("custom_id", "").endswith(".char")))
+        ready = await tap(h, ana, ready, labelled(ready, "b7"))
+        assert "Add another move" not in said(ready) and "wins" in said(ready)
         # The winning arrival is drawn before the next board.
-        won = await planned(h, ana, step, "b6-b7 *f3-b7")
+        won = await tap(h, ana, ready, labelled(ready, "Send turn"))
         assert "You win" in said(won) and "step 5 of 6" in said(won)
         assert won["attachments"] and "storm" not in said(won)
         step = await tap(h, ana, won, labelled(won, "Next"))
