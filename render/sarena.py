@@ -348,7 +348,9 @@ def _last_move(draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str, y: 
     if not (isinstance(last, dict) and last.get("from") and last.get("to")):
         return
     x = PANEL_X
-    parts = [(t("render.sarena.last_move", locale), SMALL, False, FRAME_DIM),
+    # A puzzle's solution drawn for someone who did not play it is named as what it is.
+    label = "render.sarena.solution" if view.get("solution") else "render.sarena.last_move"
+    parts = [(t(label, locale), SMALL, False, FRAME_DIM),
              (t("render.sarena.last_move.squares", locale, src=last["from"], dst=last["to"]),
               NAME, True, FRAME_TEXT)]
     if last.get("flipped"):

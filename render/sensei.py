@@ -279,8 +279,12 @@ def _footer(view: dict[str, Any], words: _Words, room: float) -> list[str]:
     last = view.get("last_turn")
     if last and last.get("actions"):
         notation = " ".join(a.get("notation", "") for a in last["actions"])
-        lines.append(words("render.sensei.last", last.get("seat", 0), room, SMALL,
-                           moves=notation))
+        if view.get("solution"):
+            # A puzzle's solution drawn for someone who did not play it: named as what it is.
+            lines.append(t("render.sensei.solution", locale, moves=notation))
+        else:
+            lines.append(words("render.sensei.last", last.get("seat", 0), room, SMALL,
+                               moves=notation))
     options = view.get("options") or {}
     version, setup, board = (str(options.get(k, "")) for k in ("version", "setup", "board"))
     lines.append(t("render.sensei.options", locale,

@@ -2,7 +2,10 @@
 and the puzzles cut from this server's finished games. A mixin of ``Store``.
 
 A puzzle attempt stores the puzzle itself (its JSON), so a puzzle from a game is answered
-from what was shown even if the set changes, and an open attempt survives a restart."""
+from what was shown even if the set changes, and an open attempt survives a restart. A second
+try after a wrong answer is an attempt of its own whose stored puzzle names the first one
+(``retry_of``): it is answered like any other but never moves the rating, which counts the
+first answer only."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -31,6 +34,12 @@ class Attempt:
     puzzle: dict[str, Any]
     status: str
     hinted: bool
+
+    @property
+    def retry_of(self) -> int | None:
+        """The first attempt, when this one is the second try (its answer is not rated)."""
+        first = self.puzzle.get("retry_of")
+        return int(first) if first is not None else None
 
 
 class LearningQueries:
@@ -66,14 +75,16 @@ class LearningQueries:
 
     # == puzzle attempts ===================================================================
 
-    async def open_attempt(self, user_id: int, game: str, puzzle: dict[str, Any]) -> int:
+    async def open_attempt(self, user_id: int, game: str, puzzle: dict[str, Any],
+                           retry_of: int | None = None) -> int:
         now = self.clock()  # type: ignore[attr-defined]
+        body = dict(puzzle, retry_of=retry_of) if retry_of is not None else puzzle
 
         async def job(tx: Tx) -> int:
             return int(await tx.fetchval(
                 "INSERT INTO puzzle_attempts (user_id, game, puzzle_id, puzzle, status, "
                 "created_at) VALUES (?,?,?,?,?,?) RETURNING id",
-                (user_id, game, puzzle["id"], dumps(puzzle), "open", now)))
+                (user_id, game, puzzle["id"], dumps(body), "open", now)))
 
         return await self.write(job)  # type: ignore[attr-defined]
 
@@ -136,6 +147,18 @@ class LearningQueries:
                 "UPDATE puzzle_attempts SET status=?, rating_after=?, finished_at=? WHERE id=?",
                 ("solved" if solved else "failed", after.mu - 3 * after.sigma, now, attempt_id))
             return before, after
+
+        return await self.write(job)  # type: ignore[attr-defined]
+
+    async def close_unrated(self, attempt_id: int, solved: bool) -> bool:
+        """Close an open second try: the rating stays as the first answer left it. Returns
+        whether it closed (False after a double click)."""
+        now = self.clock()  # type: ignore[attr-defined]
+
+        async def job(tx: Tx) -> bool:
+            return await tx.execute(
+                "UPDATE puzzle_attempts SET status=?, finished_at=? WHERE id=? AND status='open'",
+                ("solved" if solved else "failed", now, attempt_id)) > 0
 
         return await self.write(job)  # type: ignore[attr-defined]
 

@@ -117,7 +117,28 @@ def make_sensei(first_seed: int, wanted: int, prefix: str) -> list[dict[str, Any
     for n, row in enumerate(rows, start=1):
         row["id"] = f"{prefix}:{n}"
         row["par"] = 2
-    return rows
+    # Different seeds reach the same early position: each is kept once, under its first id.
+    # Numbered before the cut, so the ids people already tried keep meaning the same puzzle.
+    return unique_positions(rows)
+
+
+def position_key(row: dict[str, Any]) -> str:
+    """What a Sensei puzzle shows: the pieces, the options, the side to move. The turn number
+    and the way the position was reached are not part of it."""
+    state = row["state"]
+    shown = {key: state.get(key) for key in ("stones", "characters", "options", "active")}
+    return json.dumps({**shown, "seat": row["seat"]}, sort_keys=True)
+
+
+def unique_positions(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seen: set[str] = set()
+    out = []
+    for row in rows:
+        key = position_key(row)
+        if key not in seen:
+            seen.add(key)
+            out.append(row)
+    return out
 
 
 def make_narabi(first_seed: int, wanted: int, low: int = 3, high: int = 8) -> list[dict[str, Any]]:

@@ -106,8 +106,9 @@ class Puzzles(commands.GroupCog, group_name=command_name("puzzle"),
         file = None
         if series:
             png = await asyncio.get_running_loop().run_in_executor(
-                None, rating_chart, series, locale)
-            file = upload(png, CHART_FILE, chart_words(series, locale))
+                None, rating_chart, series, locale, "render.chart.title.puzzles")
+            file = upload(png, CHART_FILE,
+                          chart_words(series, locale, "render.chart.title.puzzles"))
         await ephemeral(interaction, "\n".join(lines), file=file)
 
 

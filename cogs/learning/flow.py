@@ -20,13 +20,16 @@ from bot.games.sensei import format_turn, parse_turn
 from bot.i18n import t
 from bot.markdown import md
 from bot.ui.pictures import Picture
-from bot.ui.replies import ephemeral, error_text, private_step
+from bot.ui.replies import ephemeral, error_text, in_time, private_step
 from bot.ui.routing import button, view_of
-from cogs.sensei.cog import CHARACTER, LAST_ROW, SEAT_MARK, decode_plan, encode_plan
+from cogs.sensei.cog import LAST_ROW, SEAT_MARK, decode_plan, encode_plan
+from cogs.sensei.planning import piece_buttons, target_buttons
 from render.alt import describe
 from render.narabi import render as render_narabi
 from render.sarena import render as render_sarena
 from render.sensei import render as render_sensei
+
+from .answers import decode_switches, encode_switches, hint_mark, rating_text, world_text
 
 if TYPE_CHECKING:
     from bot.client import TabletopBot
@@ -56,21 +59,6 @@ async def next_puzzle(bot: "TabletopBot", guild_id: int | None, user_id: int,
     return None
 
 
-def encode_switches(switches: list[dict[str, Any]]) -> str:
-    """Narabi switches so far as custom_id text: ``3x1_11x4`` (card given x card taken)."""
-    return "_".join(f"{a['card']}x{a['target']}" for a in switches)
-
-
-def decode_switches(text: str) -> list[dict[str, Any]]:
-    out = []
-    for token in filter(None, text.split("_")):
-        card, _, target = token.partition("x")
-        if not (card.isdigit() and target.isdigit()):
-            raise TableError("stale")
-        out.append({"type": "switch", "card": int(card), "target": int(target)})
-    return out
-
-
 class PuzzleFlow:
     """A puzzle's private steps. Sensei: a turn planned piece by piece, then Send. Narabi:
     the par line switch by switch, every seat in turn, judged after each. Sàréná: a pile, then
@@ -78,9 +66,12 @@ class PuzzleFlow:
 
     def __init__(self, bot: "TabletopBot") -> None:
         self.bot = bot
+        #: the interaction being answered (a picture slow to draw defers it in time)
+        self.interaction: discord.Interaction | None = None
 
     async def start(self, interaction: discord.Interaction, game: str) -> None:
         locale = str(interaction.locale)
+        self.interaction = interaction
         found = await next_puzzle(self.bot, interaction.guild_id, interaction.user.id, game)
         if found is None:
             await self._send(interaction, t("puzzle.none_left", locale), None, None)
@@ -99,23 +90,15 @@ class PuzzleFlow:
     async def _picture(self, puzzle: puzzles.Puzzle, game: Any, locale: str,
                        choice: dict[str, Any] | None = None) -> Picture:
         view = game.public_view()
-        if choice:
-            view = dict(view, choice=choice)
-        names = self._names(puzzle, game, locale)
-        cog = self.bot.router.cog(puzzle.game)
-        if cog is not None:
-            # Drawn like the game's boards: in the render workers, off the event loop.
-            png = await cog.draw(cog.renderer_name, cog.render, view, names, locale)  # type: ignore[attr-defined]
-        else:
-            renderer = {"sensei": render_sensei, "narabi": render_narabi,
-                        "sarena": render_sarena}[puzzle.game]
-            png = await asyncio.get_running_loop().run_in_executor(
-                None, renderer, view, names, locale)
-        return Picture(png, describe(puzzle.game, view, names, locale))
+        # Drawn like the game's boards: in the render workers, off the event loop.
+        return await self._picture_of(puzzle, game, dict(view, choice=choice) if choice
+                                      else view, locale)
 
     async def _send(self, interaction: discord.Interaction, text: str,
                     view: ui.View | None, picture: bytes | None) -> None:
-        await private_step(interaction, text, view, picture, PUZZLE_FILE)
+        # The words under the picture, beside the buttons: a hint or a verdict is read where
+        # the click was (see ``private_step``).
+        await private_step(interaction, "", view, picture, PUZZLE_FILE, below=text)
 
     # == what an answer reads as ===========================================================
 
@@ -161,7 +144,7 @@ class PuzzleFlow:
         return [title, t(source, locale)]
 
     def _bottom(self, attempt: int, code: str, locale: str, *, send: bool = False,
-                undo: str | None = None) -> list[ui.Item]:
+                undo: str | None = None, hint: str | None = None) -> list[ui.Item]:
         items: list[ui.Item] = []
         if send:
             items.append(button(pz(attempt, "sd", code), t("sensei.button.send", locale),
@@ -169,41 +152,42 @@ class PuzzleFlow:
         if undo is not None:
             items.append(button(pz(attempt, "pl", undo), t("sensei.button.undo", locale),
                                 emoji="↩️", row=LAST_ROW))
-        items.append(button(pz(attempt, "ht", code), t("puzzle.button.hint", locale),
-                            emoji="💡", row=LAST_ROW))
+        items.append(button(pz(attempt, "ht", code), hint or t("puzzle.button.hint", locale),
+                            emoji="💡", disabled=hint is not None,
+                            row=LAST_ROW))
         items.append(button(pz(attempt, "gu", code), t("puzzle.button.give_up", locale),
                             emoji="🏳️", row=LAST_ROW))
         return items
 
     async def step(self, interaction: discord.Interaction, attempt: int,
-                   puzzle: puzzles.Puzzle, code: str, before: str) -> None:
+                   puzzle: puzzles.Puzzle, code: str, before: str, *,
+                   hinted: bool = False) -> None:
+        """The puzzle with the answer so far. Once hinted, the hint is said last (just above
+        the picture), marked on the picture and written on its own button, where the person
+        looks after pressing it."""
         locale = str(interaction.locale)
         plan = self._decode(puzzle, code)
         game = self._played(puzzle, plan)
         lines = [line for line in (before, *self._header(puzzle, game, locale)) if line]
         items: list[ui.Item] = []
+        hint = self._hint_text(puzzle, locale) if hinted else None
         if puzzle.game == "sensei":
             seat = puzzle.seat
             if plan:
                 lines.append(md("sensei.step.planned", locale, actions=format_turn(plan)))
             if game.result() is None and game.to_move == seat and len(plan) < 3:
-                stones, jumps = game.movable_stones(seat), bool(game.character_targets(seat))
-                lines.append(t("sensei.step.pick" if stones and jumps else
-                               "sensei.step.pick_stone" if stones else
-                               "sensei.step.pick_character", locale))
-                items += [button(pz(attempt, "fr", f"{code}.{sq}"), sq, emoji=SEAT_MARK[seat])
-                          for sq in stones]
-                if jumps:
-                    at = game.public_view()["characters"][seat]
-                    items.append(button(pz(attempt, "fr", f"{code}.{CHARACTER}"), at,
-                                        emoji="⛩️", style=discord.ButtonStyle.primary))
+                pieces, ask = piece_buttons(
+                    game, seat, lambda piece: pz(attempt, "fr", f"{code}.{piece}"), locale)
+                items += pieces
+                lines += [ask] if ask else []
             items = items[:20] + self._bottom(attempt, code, locale, send=bool(plan),
-                                              undo=encode_plan(plan[:-1]) if plan else None)
+                                              undo=encode_plan(plan[:-1]) if plan else None,
+                                              hint=hint)
         elif puzzle.game == "sarena":
             lines.append(t("puzzle.sarena.pick", locale))
             items = [button(pz(attempt, "fr", sq), sq, emoji="🟤")
                      for sq in game.public_view()["movable"]][:20]
-            items += self._bottom(attempt, code, locale)
+            items += self._bottom(attempt, code, locale, hint=hint)
         else:
             for seat, row in enumerate(game.public_view()["rows"]):
                 conditions = {c["id"]: c["condition"] for c in game.private_view(seat)["cards"]}
@@ -222,13 +206,17 @@ class PuzzleFlow:
             items = [button(pz(attempt, "fr", f"{code}.{card}"), self._stone(game, card, locale))
                      for card in givable][:20]
             items += self._bottom(attempt, code, locale,
-                                  undo=encode_switches(plan[:-1]) if plan else None)
+                                  undo=encode_switches(plan[:-1]) if plan else None, hint=hint)
+        if hint:
+            lines.append("💡 " + hint)
         await self._send(interaction, "\n".join(lines), view_of(*items),
-                         await self._picture(puzzle, game, locale))
+                         await self._picture(puzzle, game, locale, hint_mark(puzzle)
+                                             if hinted and not plan else None))
 
     async def click(self, interaction: discord.Interaction, attempt_id: int, verb: str,
                     arg: str) -> None:
         locale = str(interaction.locale)
+        self.interaction = interaction
         attempt = await self.bot.store.attempt(attempt_id)
         if attempt is None or attempt.user_id != interaction.user.id:
             await ephemeral(interaction, "⚠️ " + t("puzzle.not_yours", locale))
@@ -249,18 +237,18 @@ class PuzzleFlow:
             # A forged or outdated answer: start the puzzle's answer again.
             await self.step(interaction, attempt_id, puzzle, "", t("error.stale", locale))
             return
+        hinted = attempt.hinted
         if verb == "pl" and puzzle.game == "narabi" and plan:
-            await self._after_switch(interaction, attempt_id, puzzle, code, plan)
+            await self._after_switch(interaction, attempt, puzzle, code, plan)
         elif verb == "pl":
-            await self.step(interaction, attempt_id, puzzle, code, "")
+            await self.step(interaction, attempt_id, puzzle, code, "", hinted=hinted)
         elif verb == "fr":
             await self._from(interaction, attempt_id, puzzle, code, plan, game, picked)
         elif verb == "ht":
             await self.bot.store.mark_hinted(attempt_id)
-            await self.step(interaction, attempt_id, puzzle, code,
-                            "💡 " + self._hint_text(puzzle, locale))
+            await self.step(interaction, attempt_id, puzzle, code, "", hinted=True)
         elif verb == "gu":
-            await self._judged(interaction, attempt_id, puzzle, plan, None)
+            await self._judged(interaction, attempt, puzzle, plan, None)
         elif verb == "sd":
             answer = list(plan)
             if puzzle.game == "sarena":
@@ -269,20 +257,21 @@ class PuzzleFlow:
                 answer.append({"type": "end_turn"})
             verdict = await self._judge(interaction, puzzle, answer)
             if verdict["status"] == "incomplete":
-                await self.step(interaction, attempt_id, puzzle, code, "")
+                await self.step(interaction, attempt_id, puzzle, code, "", hinted=hinted)
             elif verdict["status"] == "illegal":
                 await self.step(interaction, attempt_id, puzzle, "",
-                                "⚠️ " + t("puzzle.illegal", locale))
+                                "⚠️ " + t("puzzle.illegal", locale), hinted=hinted)
             else:
-                await self._judged(interaction, attempt_id, puzzle,
+                await self._judged(interaction, attempt, puzzle,
                                    [a for a in answer if a["type"] != "end_turn"], verdict)
         else:
-            await self.step(interaction, attempt_id, puzzle, code, "")
+            await self.step(interaction, attempt_id, puzzle, code, "", hinted=hinted)
 
     async def typed(self, interaction: discord.Interaction, notation: str) -> None:
         """``/puzzle answer``: the newest open puzzle answered in notation (Sensei: a turn,
         ``c2-c5 *d1-c5``; Sàréná: a move, ``c3-c4``), judged like the buttons' answer."""
         locale = str(interaction.locale)
+        self.interaction = interaction
         attempt = await self.bot.store.open_attempt_of(interaction.user.id)
         if attempt is None or attempt.game not in TYPED:
             await ephemeral(interaction, "⚠️ " + t("puzzle.typed.none", locale))
@@ -299,7 +288,7 @@ class PuzzleFlow:
         if verdict["status"] in ("incomplete", "illegal"):
             await ephemeral(interaction, "⚠️ " + t("puzzle.illegal", locale))
             return
-        await self._judged(interaction, attempt.id, puzzle, answer, verdict)
+        await self._judged(interaction, attempt, puzzle, answer, verdict)
 
     def _hint_text(self, puzzle: puzzles.Puzzle, locale: str) -> str:
         tip = puzzles.hint(puzzle)
@@ -311,15 +300,15 @@ class PuzzleFlow:
         return t("puzzle.hint.switch", locale, seat=int(tip.get("seat", 0)) + 1,
                  card=self._stone(puzzle.position(), int(tip.get("card", 0)), locale))
 
-    async def _after_switch(self, interaction: discord.Interaction, attempt_id: int,
+    async def _after_switch(self, interaction: discord.Interaction, attempt: Any,
                             puzzle: puzzles.Puzzle, code: str,
                             plan: list[dict[str, Any]]) -> None:
         """Narabi: each switch is judged as it is made (par still in reach or not)."""
         verdict = await self._judge(interaction, puzzle, plan)
         if verdict["status"] == "incomplete":
-            await self.step(interaction, attempt_id, puzzle, code, "")
+            await self.step(interaction, attempt.id, puzzle, code, "", hinted=attempt.hinted)
         else:
-            await self._judged(interaction, attempt_id, puzzle, plan, verdict)
+            await self._judged(interaction, attempt, puzzle, plan, verdict)
 
     async def _judge(self, interaction: discord.Interaction, puzzle: puzzles.Puzzle,
                      actions: list[dict[str, Any]]) -> dict[str, Any]:
@@ -345,19 +334,9 @@ class PuzzleFlow:
         """A piece, pile or card picked: a button per place it may go."""
         locale = str(interaction.locale)
         if puzzle.game == "sensei":
-            seat = puzzle.seat
-            if picked == CHARACTER:
-                frm = game.public_view()["characters"][seat]
-                kind, targets = "character", game.character_targets(seat)
-                text = t("sensei.step.character_to", locale, square=frm)
-            else:
-                frm, kind = picked, "stone"
-                targets = game.stone_destinations(seat, picked) if picked else []
-                text = t("sensei.step.stone_to", locale, square=frm)
-            moves = [button(pz(attempt_id, "pl",
-                               encode_plan([*plan, {"type": kind, "from": frm, "to": to}])), to)
-                     for to in targets]
-            choice = {"from": frm, "to": targets}
+            moves, text, choice = target_buttons(
+                game, puzzle.seat, picked,
+                lambda action: pz(attempt_id, "pl", encode_plan([*plan, action])), locale)
         elif puzzle.game == "sarena":
             frm = code
             targets = [a["to"] for a in game.legal_actions(game.to_move) if a["from"] == frm]
@@ -380,54 +359,109 @@ class PuzzleFlow:
         await self._send(interaction, text, view_of(*moves[:24], back),
                          await self._picture(puzzle, game, locale, choice))
 
-    @staticmethod
-    def _world_text(world: dict[str, Any], locale: str) -> str:
-        """Sàréná: a case the table cannot rule out where the move does not win (chosen by
-        the rules from what the table sees, never from the real colours)."""
-        mine, theirs = (world.get("scores") or [0, 0])[:2]
-        params = {"colour": t(f"sarena.colour.{world.get('opponent')}", locale),
-                  "mine": mine, "theirs": theirs}
-        if world.get("flip"):
-            return t("puzzle.sarena.world_flip", locale,
-                     flip=t(f"sarena.colour.{world['flip']}", locale), **params)
-        return t("puzzle.sarena.world", locale, **params)
-
     def _next(self, attempt_id: int, locale: str) -> ui.Button:
         return button(pz(attempt_id, "nx"), t("puzzle.button.next", locale),
                       style=discord.ButtonStyle.primary, emoji="🧩")
 
-    async def _judged(self, interaction: discord.Interaction, attempt_id: int,
+    async def _judged(self, interaction: discord.Interaction, attempt: Any,
                       puzzle: puzzles.Puzzle, plan: list[dict[str, Any]],
                       verdict: dict[str, Any] | None) -> None:
-        """Solved, wrong or given up: the rating moves once, then the answer is told."""
+        """Solved, wrong or given up. The first answer moves the rating, once; a wrong first
+        answer then gets a second try (an attempt of its own, unrated), showing the reply
+        that refutes it. The solution is shown only once no try is left."""
         locale = str(interaction.locale)
         solved = verdict is not None and verdict["status"] == "solved"
-        moved = await self.bot.store.finish_attempt(attempt_id, solved, puzzle_rating.rate)
-        if moved is None:
+        second = attempt.retry_of is not None
+        if second:
+            moved: Any = await self.bot.store.close_unrated(attempt.id, solved)
+        else:
+            moved = await self.bot.store.finish_attempt(attempt.id, solved, puzzle_rating.rate)
+        if not moved:
             await self._send(interaction, t("puzzle.already_done", locale),
-                             view_of(self._next(attempt_id, locale)), None)
+                             view_of(self._next(attempt.id, locale)), None)
             return
-        before, after = moved[0] or puzzle_rating.first_rating(), moved[1]
         said = self._answer_text(puzzle, plan, locale)
         lines = []
         if solved:
-            lines.append("🎉 " + md("puzzle.solved", locale, turn=said))
+            lines.append("🎉 " + md("puzzle.solved.second" if second else "puzzle.solved",
+                                    locale, turn=said))
         elif verdict is None:
             lines.append(t("puzzle.given_up", locale))
         else:
-            reason = verdict.get("reason") or "no_win_after_reply"
-            refutation = verdict.get("refutation") or []
-            if refutation and refutation[0].get("type") == "world":
-                reply = self._world_text(refutation[0], locale)
-            else:
-                reply = self._answer_text(puzzle, refutation, locale) or "—"
-            lines.append("❌ " + t(f"puzzle.wrong.{reason}", locale, turn=said, reply=reply))
+            lines.append("❌ " + self._wrong_text(puzzle, said, verdict, locale))
+        if second:
+            lines.append(t("puzzle.rating.unchanged", locale))
+        else:
+            lines.append(rating_text(*moved, locale))
+        if not solved and verdict is not None and not second:
+            retry = await self.bot.store.open_attempt(attempt.user_id, attempt.game,
+                                                      puzzle.to_json(), retry_of=attempt.id)
+            lines.append(t("puzzle.retry", locale))
+            view = view_of(button(pz(retry, "pl"), t("puzzle.button.retry", locale),
+                                  style=discord.ButtonStyle.primary, emoji="🔁"),
+                           button(pz(retry, "gu"), t("puzzle.button.give_up", locale),
+                                  emoji="🏳️"))
+            shown = self._refuted(puzzle, plan, verdict)
+            await self._send(interaction, "\n".join(lines), view,
+                             await self._picture(puzzle, shown, locale))
+            return
         if not solved:
             lines.append(t("puzzle.solution", locale,
                            turn=self._answer_text(puzzle, puzzle.solution, locale)))
-        lines.append(t("puzzle.rating", locale, rating=f"{puzzle_rating.shown(after):.1f}",
-                       change=f"{puzzle_rating.shown(after) - puzzle_rating.shown(before):+.1f}",
-                       sigma=f"{after.sigma:.1f}", streak=after.streak))
         final = self._played(puzzle, plan if solved else puzzle.solution)
-        await self._send(interaction, "\n".join(lines), view_of(self._next(attempt_id, locale)),
-                         await self._picture(puzzle, final, locale))
+        view = final.public_view()
+        if not solved and puzzle.game != "narabi":
+            # Played here only to be shown: the picture names it the solution, not a last turn.
+            view = dict(self._ended(puzzle, final).public_view(), solution=True)
+        await self._send(interaction, "\n".join(lines), view_of(self._next(attempt.id, locale)),
+                         await self._picture_of(puzzle, final, view, locale))
+
+    def _wrong_text(self, puzzle: puzzles.Puzzle, said: str, verdict: dict[str, Any],
+                    locale: str) -> str:
+        reason = verdict.get("reason") or "no_win_after_reply"
+        refutation = verdict.get("refutation") or []
+        if refutation and refutation[0].get("type") == "world":
+            reply = world_text(refutation[0], locale)
+        else:
+            reply = self._answer_text(puzzle, refutation, locale) or "—"
+        return t(f"puzzle.wrong.{reason}", locale, turn=said, reply=reply)
+
+    def _refuted(self, puzzle: puzzles.Puzzle, plan: list[dict[str, Any]],
+                 verdict: dict[str, Any]) -> Any:
+        """The wrong answer played, then (Sensei) the reply that refutes it, drawn as the
+        opponent's last turn."""
+        game = self._ended(puzzle, self._played(puzzle, plan))
+        if puzzle.game != "sensei" or game.result() is not None:
+            return game
+        reply = [a for a in verdict.get("refutation") or [] if a.get("type") != "world"]
+        try:
+            for action in reply:
+                game.apply(1 - puzzle.seat, action)
+            if game.result() is None and game.to_move == 1 - puzzle.seat:
+                game.apply(1 - puzzle.seat, {"type": "end_turn"})
+        except IllegalAction:
+            return self._ended(puzzle, self._played(puzzle, plan))
+        return game
+
+    @staticmethod
+    def _ended(puzzle: puzzles.Puzzle, game: Any) -> Any:
+        """A Sensei turn closed, so the picture draws it as a whole turn."""
+        if puzzle.game == "sensei" and game.result() is None and game.to_move == puzzle.seat \
+                and game.current:
+            game.apply(puzzle.seat, {"type": "end_turn"})
+        return game
+
+    async def _picture_of(self, puzzle: puzzles.Puzzle, game: Any, view: dict[str, Any],
+                          locale: str) -> Picture:
+        names = self._names(puzzle, game, locale)
+        cog = self.bot.router.cog(puzzle.game)
+        if cog is not None:
+            drawing = cog.draw(cog.renderer_name, cog.render, view, names, locale)  # type: ignore[attr-defined]
+        else:
+            renderer = {"sensei": render_sensei, "narabi": render_narabi,
+                        "sarena": render_sarena}[puzzle.game]
+            drawing = asyncio.get_running_loop().run_in_executor(
+                None, renderer, view, names, locale)
+        png = await (in_time(self.interaction, drawing) if self.interaction is not None
+                     else drawing)
+        return Picture(png, describe(puzzle.game, view, names, locale))

@@ -8,7 +8,6 @@ from discord import app_commands
 
 from bot.games import IllegalAction
 from bot.games.sensei import Sensei, check_turn, format_turn, parse_turn
-from bot.games.sensei.notation import MAX_ACTIONS, format_action, parse_action
 from bot.i18n import t
 from bot.markdown import md
 from bot.ui.translator import command_name, command_text, named_options
@@ -19,13 +18,14 @@ from bot.ui.replies import ephemeral, error_text, refuse
 from render.sensei import render as render_board
 from .warning import losing_reason, warns
 from bot.ui.routing import Route, button, view_of
+from .planning import (CHARACTER, SEAT_MARK, decode_plan, encode_plan, piece_buttons,
+                       target_buttons)
 
-#: what a "from" button names instead of a square when the character is to move
-CHARACTER = "char"
+__all__ = ["CHARACTER", "SEAT_MARK", "LAST_ROW", "SenseiCog", "encode_plan", "decode_plan"]
+
 #: Send, Undo and Back sit on the last row, below the pieces and squares
 LAST_ROW = 4
 COLOURS = ("green", "red")
-SEAT_MARK = ("🟢", "🔴")
 #: a whole turn is at most three actions (about 20 characters); Discord enforces this limit
 MOVE_TEXT_MAX = 60
 
@@ -301,20 +301,10 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         items: list[discord.ui.Item] = []
         if self._turn_open(game, trial, seat):
             lines.append(self._left_text(trial, locale))
-            stones = trial.movable_stones(seat)
-            items += [button(self.cid(tid, "from", version, code, square), square,
-                             emoji=SEAT_MARK[seat]) for square in stones]
-            jumps = bool(trial.character_targets(seat))
-            if jumps:
-                at = trial.public_view()["characters"][seat]
-                items.append(button(self.cid(tid, "from", version, code, CHARACTER), at,
-                                    emoji="⛩️", style=discord.ButtonStyle.primary))
-            if stones or jumps:
-                lines.append(t("sensei.step.pick" if stones and jumps else
-                               "sensei.step.pick_stone" if stones else
-                               "sensei.step.pick_character", locale))
-            else:
-                lines.append(t("sensei.step.nothing_movable", locale))
+            pieces, ask = piece_buttons(
+                trial, seat, lambda piece: self.cid(tid, "from", version, code, piece), locale)
+            items += pieces
+            lines.append(ask or t("sensei.step.nothing_movable", locale))
         else:
             wins = trial.result() is not None
             lines.append(t("sensei.step.ready_win" if wins else "sensei.step.ready", locale))
@@ -344,25 +334,17 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         args = route_.args()
         picked = args[2] if len(args) > 2 else ""
         locale = str(interaction.locale)
-        if picked == CHARACTER:
-            frm = trial.public_view()["characters"][seat]
-            kind, targets = "character", trial.character_targets(seat)
-            text = md("sensei.step.character_to", locale, square=frm)
-        else:
-            frm = picked
-            kind, targets = "stone", trial.stone_destinations(seat, picked)
-            text = md("sensei.step.stone_to", locale, square=frm)
-        if not targets:
-            raise TableError("stale")
         tid, version = live.id, live.row.version
-        moves = [button(self.cid(tid, "plan", version,
-                                 encode_plan([*plan, {"type": kind, "from": frm, "to": to}])),
-                        to) for to in targets]
+        moves, text, choice = target_buttons(
+            trial, seat, picked,
+            lambda action: self.cid(tid, "plan", version, encode_plan([*plan, action])), locale)
+        if not moves:
+            raise TableError("stale")
         back = button(self.cid(tid, "plan", version, encode_plan(plan)), t("button.back", locale),
                       row=LAST_ROW)
         # The picture rings the piece and marks every square it may reach.
         await self.show_step(interaction, text, view_of(*moves, back), self.picture(
-            live, dict(trial.public_view(), choice={"from": frm, "to": targets}), locale))
+            live, dict(trial.public_view(), choice=choice), locale))
 
     async def _send(self, interaction: discord.Interaction, route_: Route) -> None:
         live, game, seat = await self.playing(interaction, route_, my_turn=True)
@@ -448,20 +430,3 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
 
     async def _decline(self, interaction: discord.Interaction, route_: Route) -> None:
         await self._draw_verb(interaction, route_, "decline_draw", "sensei.draw.declined")
-
-
-def encode_plan(plan: list[dict[str, Any]]) -> str:
-    """A plan as custom_id text: ``c2-c5_xd1-c5`` (``x`` for the character's ``*``, which a
-    custom_id route does not carry)."""
-    return "_".join(format_action(a).replace("*", "x") for a in plan)
-
-
-def decode_plan(text: str) -> list[dict[str, Any]]:
-    tokens = [token for token in text.split("_") if token]
-    if len(tokens) > MAX_ACTIONS:
-        raise TableError("stale")
-    try:
-        return [parse_action(token.replace("x", "*", 1) if token.startswith("x") else token)
-                for token in tokens]
-    except IllegalAction:
-        raise TableError("stale") from None

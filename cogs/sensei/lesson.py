@@ -5,13 +5,17 @@ when a green stone reaches red's home rank, and the storm board at the end."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from bot.games.sensei import Sensei, parse_turn
+import discord
+
+from bot.games.sensei import Sensei, format_turn, parse_turn
 from bot.games.sensei.board import EMPTY, parse_square
 from bot.i18n import t
+from bot.markdown import md
 from bot.ui.lessons import Choice, Lesson, Step
 
+from .planning import decode_plan, encode_plan, piece_buttons, target_buttons
 from .warning import losing_reason
 
 OPTIONS = {"version": "arashi", "setup": "standard", "board": "plain", "first": "green"}
@@ -60,6 +64,30 @@ def loses(game: Sensei, seat: int, actions: Sequence[Mapping[str, Any]]
     return losing_reason(trial, seat, rest)
 
 
+class Planner:
+    """A lesson's turn planned with a table's buttons (``cogs/sensei/planning.py``)."""
+    send, undo = "sensei.button.send", "sensei.button.undo"
+    ready, ready_win = "sensei.step.ready", "sensei.step.ready_win"
+
+    def encode(self, plan: Sequence[Mapping[str, Any]]) -> str:
+        return encode_plan(list(plan))  # type: ignore[arg-type]
+
+    def decode(self, code: str) -> list[dict[str, Any]]:
+        return decode_plan(code)
+
+    def pieces(self, game: Any, seat: int, picked: Callable[[str], str],
+               locale: str) -> tuple[list[discord.ui.Item], str | None]:
+        return piece_buttons(game, seat, picked, locale)
+
+    def targets(self, game: Any, seat: int, piece: str,
+                planned: Callable[[dict[str, Any]], str], locale: str
+                ) -> tuple[list[discord.ui.Item], str, dict[str, Any]]:
+        return target_buttons(game, seat, piece, planned, locale)
+
+    def planned(self, plan: Sequence[Mapping[str, Any]], locale: str) -> str:
+        return md("sensei.step.planned", locale, actions=format_turn(list(plan)))
+
+
 def choice(turn: str, right: bool = True, said: str | None = None) -> Choice:
     return Choice(turn, tuple(parse_turn(turn)), right, said)
 
@@ -68,9 +96,11 @@ def lesson() -> Lesson:
     return Lesson("sensei", (
         Step("learn.sensei.goal", partial(played, ())),
         Step("learn.sensei.moves", partial(played, ()),
-             choices=(choice(LINE[0], said="learn.sensei.moves.done"),), reply=LINE[1]),
+             choices=(choice(LINE[0], said="learn.sensei.moves.done"),), reply=LINE[1],
+             note="learn.sensei.notation"),
         Step("learn.sensei.two_moves", partial(played, LINE[:2]),
-             choices=(choice(LINE[2], said="learn.sensei.two_moves.done"),), reply=LINE[3]),
+             choices=(choice(LINE[2], said="learn.sensei.two_moves.done"),), reply=LINE[3],
+             answered=partial(played, LINE)),
         Step("learn.sensei.barrier", barrier_board,
              choices=(choice("g4-g1", right=False, said="learn.sensei.barrier.lost"),
                       choice("g4-g6", said="learn.sensei.barrier.done"))),
@@ -79,4 +109,4 @@ def lesson() -> Lesson:
                       choice("b6-b7 *f3-b7", said="learn.sensei.arrival.done"))),
         Step("learn.sensei.storm", partial(played, (), "storm")),
     ), names=lambda locale: [t("learn.you", locale), t("learn.ai", locale)],
-        finish_turn=end_turn, loses=loses)
+        finish_turn=end_turn, loses=loses, planner=Planner())

@@ -31,9 +31,11 @@ def standings(title: str, lines: Sequence[Any], locale: Any, *, round_no: int, r
     return fit(parts)
 
 
-def chart(series: Sequence[tuple[str, Sequence[float]]], locale: Any) -> str:
-    """A chart of ratings: per game, where it began and where it is now, over how many games."""
-    parts = [t("render.chart.title", locale) + "."]
+def chart(series: Sequence[tuple[str, Sequence[float]]], locale: Any,
+          title: str = "render.chart.title") -> str:
+    """A chart of ratings: per game, where it began and where it is now, over how many games
+    (``title``: the catalog key of the chart's own title, which the words repeat)."""
+    parts = [t(title, locale) + "."]
     for name, points in series:
         if not points:
             continue

@@ -39,6 +39,26 @@ async def tap(h, member, message, custom_id) -> dict[str, Any]:
     return h.fake.messages[int(message["id"])]
 
 
+def said(message: dict[str, Any]) -> str:
+    """What a message says: its content, then its embeds' words, in the order shown."""
+    return "\n\n".join([message.get("content") or ""] + [
+        e["description"] for e in message.get("embeds") or () if e.get("description")])
+
+
+async def planned(h, member, step, turn: str) -> dict[str, Any]:
+    """A turn planned with the buttons a table's private menu has: a piece (its square, or
+    the character's ⛩️ button), then the square it goes to; then Send turn."""
+    for action in parse_turn(turn):
+        piece = "char" if action["type"] == "character" else action["from"]
+        pick = [c for c in components_of(step) if c.get("custom_id", "").endswith("." + piece)]
+        assert len(pick) == 1, (piece, [c.get("label") for c in components_of(step)])
+        if piece == "char":
+            assert pick[0]["emoji"]["name"] == "⛩️" and pick[0]["label"] == action["from"]
+        step = await tap(h, member, step, pick[0]["custom_id"])
+        step = await tap(h, member, step, labelled(step, action["to"]))
+    return await tap(h, member, step, labelled(step, "Send turn"))
+
+
 async def test_sensei_lesson_through_every_rule_then_back_after_a_restart(database, players):
     h = await start_bot(database)
     ana = players[0]
@@ -46,33 +66,56 @@ async def test_sensei_lesson_through_every_rule_then_back_after_a_restart(databa
         token = await h.command(ana, "sensei", "learn")
         step = ephemeral_reply(h, token)
         assert step["flags"] & 64 and step["attachments"], "private, with a picture"
-        assert "step 1 of 6" in step["content"] and "arrival" in step["content"]
+        assert "step 1 of 6" in said(step) and "arrival" in said(step)
         step = await tap(h, ana, step, ending(step, "n"))
-        assert "two stone moves" in step["content"]
-        step = await tap(h, ana, step, labelled(step, "f1-f3 *d1-f3"))
-        assert "The AI answers: b7-b2 e7-e3" in step["content"] and "step 3 of 6" in step["content"]
-        step = await tap(h, ana, step, labelled(step, "c1-c6 c6-b6"))
-        assert "unfair-barrier rule" in step["content"] and step["attachments"]
+        assert "two stone moves" in said(step)
+        # The turn is planned with a table's buttons; the notation is explained once, here.
+        assert "notation" in said(step) and "Send turn" in said(step)
+        assert {c.get("label") for c in components_of(step)} >= {"a1", "g1", "d1", "Send turn"}
+        step = await planned(h, ana, step, "f1-f3 *d1-f3")
+        assert "The AI answers: b7-b2 e7-e3" in said(step) and "step 3 of 6" in said(step)
+        assert "notation" not in said(step), "explained once"
+        # Red's reply, then a new board: the reply is drawn before the lesson moves on.
+        answered = await planned(h, ana, step, "c1-c6 c6-b6")
+        assert "The AI answers: g7-g2 a7-a2" in said(answered) and answered["attachments"]
+        assert "step 3 of 6" in said(answered)
+        step = await tap(h, ana, answered, labelled(answered, "Next"))
+        assert "unfair-barrier rule" in said(step) and step["attachments"]
         # The tempting turn: the lesson asks exactly as a real game does.
-        warning = await tap(h, ana, step, labelled(step, "g4-g1"))
-        assert "This turn loses the game" in warning["content"]
-        assert "a1 b1 c1 d1 e1 f1 g1" in warning["content"] and "b2 d2 f2" in warning["content"]
+        warning = await planned(h, ana, step, "g4-g1")
+        assert "This turn loses the game" in said(warning)
+        assert "a1 b1 c1 d1 e1 f1 g1" in said(warning) and "b2 d2 f2" in said(warning)
         lost = await tap(h, ana, warning, labelled(warning, "Play it anyway"))
-        assert "You lost the game" in lost["content"]
+        assert "You lost the game" in said(lost)
         step = await tap(h, ana, lost, labelled(lost, "Try again"))
-        step = await tap(h, ana, step, labelled(step, "g4-g6"))
-        assert "step 5 of 6" in step["content"]
-        short = await tap(h, ana, step, labelled(step, "b6-b7"))
-        assert "Not quite" in short["content"]
+        # A legal turn the lesson does not go on with is told so.
+        off = await planned(h, ana, step, "g4-g5")
+        assert "this lesson goes on with another one: g4-g6" in said(off)
+        step = await tap(h, ana, off, labelled(off, "Try again"))
+        step = await planned(h, ana, step, "g4-g6")
+        assert "step 5 of 6" in said(step)
+        short = await planned(h, ana, step, "b6-b7")
+        assert "Not quite" in said(short)
         step = await tap(h, ana, short, labelled(short, "Try again"))
         old = dict(step)
-        step = await tap(h, ana, step, labelled(step, "b6-b7 *f3-b7"))
-        assert "You win" in step["content"] and "storm" in step["content"]
+        # A planned turn that wins says so before it is sent.
+        ready = await tap(h, ana, step, labelled(step, "b6"))
+        ready = await tap(h, ana, ready, labelled(ready, "b7"))
+        ready = await tap(h, ana, ready, next(c["custom_id"] for c in components_of(ready)
+                                              if c.get("custom_id", "").endswith(".char")))
+        ready = await tap(h, ana, ready, labelled(ready, "b7"))
+        assert "Add another move" not in said(ready) and "wins" in said(ready)
+        # The winning arrival is drawn before the next board.
+        won = await tap(h, ana, ready, labelled(ready, "Send turn"))
+        assert "You win" in said(won) and "step 5 of 6" in said(won)
+        assert won["attachments"] and "storm" not in said(won)
+        step = await tap(h, ana, won, labelled(won, "Next"))
+        assert "storm" in said(step) and "step 6 of 6" in said(step)
         # A click on an older step changes nothing: it shows where the lesson is.
-        again = await tap(h, ana, old, labelled(old, "b6-b7 *f3-b7"))
-        assert "moved on" in again["content"] and "step 6 of 6" in again["content"]
+        again = await tap(h, ana, old, labelled(old, "b6"))
+        assert "moved on" in said(again) and "step 6 of 6" in said(again)
         left = await tap(h, ana, again, ending(again, "q"))
-        assert "You left the lesson" in left["content"]
+        assert "You left the lesson" in said(left)
         assert await h.bot.store.lesson_step(ana.id, "sensei") == (5, False)
     finally:
         await h.bot.close()
@@ -81,11 +124,11 @@ async def test_sensei_lesson_through_every_rule_then_back_after_a_restart(databa
     try:
         token = await h.command(ana, "sensei", "learn")
         resume = ephemeral_reply(h, token)
-        assert "step 6 of 6" in resume["content"]
+        assert "step 6 of 6" in said(resume)
         step = await tap(h, ana, resume, labelled(resume, "Continue"))
-        assert "storm" in step["content"]
+        assert "storm" in said(step)
         done = await tap(h, ana, step, labelled(step, "Finish"))
-        assert "Lesson finished" in done["content"]
+        assert "Lesson finished" in said(done)
         assert await h.bot.store.lesson_step(ana.id, "sensei") == (5, True)
         token = await h.command(ana, "sensei", "learn")
         assert "step 1 of 6" in ephemeral_reply(h, token)["content"], "taken again from the start"
@@ -98,10 +141,20 @@ async def test_lesson_in_german(harness):
     h = harness
     lea = Member(300, "Lea", locale="de")
     step = ephemeral_reply(h, await h.command(lea, "sensei", "learn"))
-    assert "Schritt 1 von 6" in step["content"]
+    assert "Schritt 1 von 6" in said(step)
     step = await tap(h, lea, step, ending(step, "n"))
-    step = await tap(h, lea, step, labelled(step, "f1-f3 *d1-f3"))
-    assert "b7-b2 e7-e3" in step["content"] and "Schritt 3 von 6" in step["content"]
+    assert "Notation" in said(step)
+    step = await planned_in(h, lea, step, "f1-f3 *d1-f3", "Zug senden")
+    assert "b7-b2 e7-e3" in said(step) and "Schritt 3 von 6" in said(step)
+
+
+async def planned_in(h, member, step, turn: str, send: str) -> dict[str, Any]:
+    for action in parse_turn(turn):
+        piece = "char" if action["type"] == "character" else action["from"]
+        step = await tap(h, member, step, next(c["custom_id"] for c in components_of(step)
+                                               if c.get("custom_id", "").endswith("." + piece)))
+        step = await tap(h, member, step, labelled(step, action["to"]))
+    return await tap(h, member, step, labelled(step, send))
 
 
 def test_every_scripted_turn_is_played_by_the_rules():
@@ -158,8 +211,8 @@ async def test_a_losing_turn_is_questioned_when_the_lobby_chose_it(harness, play
     before = await snapshot(h, table)
     await send(h, step, ana)
     warning = h.fake.messages[int(step["id"])]
-    assert "This turn loses the game" in warning["content"]
-    assert "a1 b1 c2 d1 e2 f1 g2" in warning["content"] and "a2 c3 e3" in warning["content"]
+    assert "This turn loses the game" in said(warning)
+    assert "a1 b1 c2 d1 e2 f1 g2" in said(warning) and "a2 c3 e3" in said(warning)
     assert await snapshot(h, table) == before, "nothing is played before the answer"
     await h.click(ana, warning, labelled(warning, "Play it anyway"))
     live = await h.bot.tables.get(table.id)
@@ -205,16 +258,16 @@ async def test_narabi_lesson_conditions_switches_and_asking(harness, players):
     ana = players[0]
     step = ephemeral_reply(h, await h.command(ana, "narabi", "learn"))
     assert step["flags"] & 64 and step["attachments"]
-    assert "Switch only with the player two seats to your right." in step["content"], "own conditions"
+    assert "Switch only with the player two seats to your right." in said(step), "own conditions"
     step = await tap(h, ana, step, ending(step, "n"))
     refused = await tap(h, ana, step, labelled(step, "⚫3 ↔ ⚫4"))
-    assert "Not quite" in refused["content"] and "does not allow that switch" in refused["content"]
+    assert "Not quite" in said(refused) and "does not allow that switch" in said(refused)
     step = await tap(h, ana, refused, labelled(refused, "Try again"))
     step = await tap(h, ana, step, labelled(step, "⚫3 ↔ ⚪1"))
-    assert "AI 1: ⚪blank ↔ ⚫4 · AI 2: ⚪5 ↔ ⚪2" in step["content"]
-    assert "AI 1 would answer **yes**" in step["content"]
+    assert "AI 1: ⚪blank ↔ ⚫4 · AI 2: ⚪5 ↔ ⚪2" in said(step)
+    assert "AI 1 would answer **yes**" in said(step)
     done = await tap(h, ana, step, labelled(step, "⚫8 ↔ ⚪2"))
-    assert "solved in 4 switches" in done["content"] and "Lesson finished" in done["content"]
+    assert "solved in 4 switches" in said(done) and "Lesson finished" in said(done)
     assert await h.bot.store.lesson_step(ana.id, "narabi") == (2, True)
 
 
@@ -222,18 +275,18 @@ async def test_sarena_lesson_piles_flips_colour_and_scoring(harness, players):
     h = harness
     ana = players[0]
     step = ephemeral_reply(h, await h.command(ana, "sarena", "learn"))
-    assert "pile" in step["content"]
+    assert "pile" in said(step)
     step = await tap(h, ana, step, labelled(step, "a1-a2"))
-    assert "The AI answers: f6-f5" in step["content"] and "arrow circle" in step["content"]
+    assert "The AI answers: f6-f5" in said(step) and "arrow circle" in said(step)
     step = await tap(h, ana, step, labelled(step, "b1-a1"))
-    assert "Flipped" in step["content"] and "Your **secret colour** is Yellow" in step["content"]
+    assert "Flipped" in said(step) and "Your **secret colour** is Yellow" in said(step)
     refused = await tap(h, ana, step, labelled(step, "c1-b1"))
-    assert "empty plain circle" in refused["content"] and "Not quite" in refused["content"]
+    assert "empty plain circle" in said(refused) and "Not quite" in said(refused)
     step = await tap(h, ana, refused, labelled(refused, "Try again"))
     step = await tap(h, ana, step, labelled(step, "c2-c1"))
-    assert "**Scoring:**" in step["content"] and "Yellow" in step["content"]
+    assert "**Scoring:**" in said(step) and "Yellow" in said(step)
     done = await tap(h, ana, step, labelled(step, "Finish"))
-    assert "Lesson finished" in done["content"]
+    assert "Lesson finished" in said(done)
 
 
 @pytest.mark.parametrize("game", ["narabi", "sarena"])
@@ -282,7 +335,7 @@ async def test_sensei_puzzle_from_this_server_own_misses_first(harness, players)
                                                        arrival_puzzle("sensei:g:2:8", 2))])
     step = await puzzle_of(h, ana, "sensei")
     assert step["flags"] & 64 and step["attachments"]
-    assert "comes from a game played here" in step["content"]
+    assert "comes from a game played here" in said(step)
     attempt = await h.bot.store.attempt(int(ids(step)[0].split(":")[1]))
     assert attempt.puzzle_id == "sensei:g:2:8", "Ana's own missed win comes first"
     # Someone else's clicks change nothing.
@@ -291,19 +344,21 @@ async def test_sensei_puzzle_from_this_server_own_misses_first(harness, players)
     step = h.fake.messages[int(step["id"])]
     step = await tap(h, ana, step, labelled(step, "b6"))
     step = await tap(h, ana, step, labelled(step, "b7"))
-    assert "b6-b7" in step["content"]
+    assert "b6-b7" in said(step)
     step = await tap(h, ana, step, labelled(step, "f3"))
     step = await tap(h, ana, step, labelled(step, "b7"))
     ready = dict(step)
     done = await tap(h, ana, step, labelled(step, "Send turn"))
     # the notation reaches Discord escaped, and reads "b6-b7 *f3-b7"
-    assert "Solved: b6-b7 \\*f3-b7" in done["content"] and "Streak: 1" in done["content"]
-    assert re.search(r"Puzzle rating: -?[0-9.]+ \(\+[0-9.]+\)", done["content"]), done["content"]
+    assert "Solved: b6-b7 \\*f3-b7" in said(done) and "streak: 1" in said(done)
+    # The first rating is not a change: no brackets; the uncertainty reads "± 7.8".
+    assert re.search(r"Your first puzzle rating: -?[0-9.]+ · uncertainty ± [0-9.]+ · streak: 1$",
+                     said(done)), said(done)
     rating = await h.bot.store.puzzle_rating(ana.id, "sensei")
     assert rating.solved == 1 and rating.streak == 1
     # A second click on the finished puzzle moves nothing twice.
     again = await tap(h, ana, ready, labelled(ready, "Send turn"))
-    assert "already finished" in again["content"]
+    assert "already finished" in said(again)
     assert (await h.bot.store.puzzle_rating(ana.id, "sensei")).solved == 1
     # The next one is Ben's missed win, then none is left.
     nxt = await tap(h, ana, again, labelled(again, "Next puzzle"))
@@ -312,7 +367,7 @@ async def test_sensei_puzzle_from_this_server_own_misses_first(harness, players)
     assert following.puzzle_id == "sensei:g:1:8"
 
 
-async def test_a_wrong_answer_shows_the_refutation_and_the_rating_falls(harness, players):
+async def test_a_wrong_answer_gets_a_second_try_and_only_the_first_is_rated(harness, players):
     h = harness
     ana = players[0]
     from bot.testing.fake_discord import GUILD_ID
@@ -327,12 +382,72 @@ async def test_a_wrong_answer_shows_the_refutation_and_the_rating_falls(harness,
     step = await tap(h, ana, step, labelled(step, wrong["from"]))
     step = await tap(h, ana, step, labelled(step, wrong["to"]))
     done = await tap(h, ana, step, labelled(step, "Send turn"))
-    assert "❌" in done["content"] and "A winning turn: b6-b7 *f3-b7" in done["content"]
     from bot.games.sensei import format_turn
     assert verdict.refutation, "this position's wrong turns have an answer that refutes them"
-    assert f"answers {format_turn(verdict.refutation)}" in done["content"], "the refutation"
+    assert "❌" in said(done) and f"answers {format_turn(verdict.refutation)}" in said(done)
+    # Not the end: the solution stays hidden, and a second try is offered.
+    assert "A winning turn" not in said(done) and "one more try" in said(done)
+    assert "Next puzzle" not in [c.get("label") for c in components_of(done)]
     rating = await h.bot.store.puzzle_rating(ana.id, "sensei")
     assert rating.failed == 1 and rating.streak == 0 and rating.mu < 25
+    # The second try, wrong again: the solution now, and the rating as the first try left it.
+    step = await tap(h, ana, done, labelled(done, "Try again"))
+    assert "Send turn" not in [c.get("label") for c in components_of(step)], "a fresh turn"
+    step = await tap(h, ana, step, labelled(step, wrong["from"]))
+    step = await tap(h, ana, step, labelled(step, wrong["to"]))
+    last = await tap(h, ana, step, labelled(step, "Send turn"))
+    assert "A winning turn: b6-b7 *f3-b7" in said(last)
+    assert "stays as your first answer left it" in said(last)
+    assert await h.bot.store.puzzle_rating(ana.id, "sensei") == rating
+    assert await h.bot.store.puzzle_history(ana.id, "sensei") == pytest.approx(
+        [rating.mu - 3 * rating.sigma]), "one point on the chart per puzzle"
+    assert await h.bot.store.tried_puzzles(ana.id, "sensei") == {"sensei:g:3:8"}
+
+
+async def test_a_second_try_solved_is_told_and_not_rated(harness, players):
+    h = harness
+    ana = players[0]
+    first = puzzles.load(puzzles.ids("sarena")[0])
+    move = next(a for a in first.position().legal_actions(first.seat)
+                if puzzles.check(first, [a]).status == "wrong")
+    step = await puzzle_of(h, ana, "sarena")
+    step = await tap(h, ana, step, labelled(step, move["from"]))
+    done = await tap(h, ana, step, labelled(step, move["to"]))
+    rating = await h.bot.store.puzzle_rating(ana.id, "sarena")
+    assert rating.failed == 1 and rating.solved == 0
+    step = await tap(h, ana, done, labelled(done, "Try again"))
+    step = await tap(h, ana, step, labelled(step, first.solution[0]["from"]))
+    solved = await tap(h, ana, step, labelled(step, first.solution[0]["to"]))
+    assert "Solved on the second try" in said(solved)
+    assert await h.bot.store.puzzle_rating(ana.id, "sarena") == rating
+    # A typed answer after that finds nothing open.
+    token = await h.command(ana, "puzzle", "answer", notation="a1-a2")
+    assert "no Sensei or Sàréná puzzle open" in h.reply_text(token)
+
+
+async def test_the_hint_is_where_the_person_looks(harness, players):
+    """Hint answers on its own button (now the hint, greyed out), as the text's last line,
+    and on the picture; it stays through the next steps."""
+    h = harness
+    ana = players[0]
+    first = puzzles.load(puzzles.ids("sensei")[0])
+    square = first.solution[0]["from"]
+    step = await puzzle_of(h, ana, "sensei")
+    hinted = await tap(h, ana, step, ending(step, "ht"))
+    kind = "your character" if first.solution[0]["type"] == "character" else "the stone"
+    hint = f"Hint: start with {kind} on {square}."
+    assert said(hinted).splitlines()[-1] == "💡 " + hint
+    hint_button = [c for c in components_of(hinted) if c.get("label") == hint]
+    assert len(hint_button) == 1 and hint_button[0].get("disabled") is True
+    from cogs.learning.answers import hint_mark
+    at = first.position().public_view()["characters"][first.seat] if kind != "the stone" else square
+    assert hint_mark(first) == {"from": at, "to": []}, "the picture frames the hinted piece"
+    piece = "char" if first.solution[0]["type"] == "character" else square
+    button = next(c["custom_id"] for c in components_of(hinted)
+                  if c.get("custom_id", "").endswith("." + piece))
+    picked = await tap(h, ana, hinted, button)
+    back = await tap(h, ana, picked, labelled(picked, "Back"))
+    assert said(back).splitlines()[-1] == "💡 " + hint, "the hint stays"
 
 
 async def test_sarena_builtin_puzzle_with_a_hint(harness, players):
@@ -340,12 +455,12 @@ async def test_sarena_builtin_puzzle_with_a_hint(harness, players):
     ana = players[0]
     first = puzzles.load(puzzles.ids("sarena")[0])
     step = await puzzle_of(h, ana, "sarena")
-    assert "your colour is" in step["content"]
+    assert "your colour is" in said(step)
     hinted = await tap(h, ana, step, ending(step, "ht"))
-    assert f"move the pile on {first.solution[0]['from']}" in hinted["content"]
+    assert f"move the pile on {first.solution[0]['from']}" in said(hinted)
     step = await tap(h, ana, hinted, labelled(hinted, first.solution[0]["from"]))
     done = await tap(h, ana, step, labelled(step, first.solution[0]["to"]))
-    assert "Solved" in done["content"] and "Streak: 0" in done["content"], "a hint keeps no streak"
+    assert "Solved" in said(done) and "streak: 0" in said(done), "a hint keeps no streak"
     rating = await h.bot.store.puzzle_rating(ana.id, "sarena")
     assert rating.solved == 1
 
@@ -358,11 +473,11 @@ async def test_narabi_builtin_puzzle_switch_by_switch(harness, players):
     start = first.position()
     label = {c["id"]: NarabiCog.stone(None, c, "en") for row in start.public_view()["rows"] for c in row}
     step = await puzzle_of(h, ana, "narabi")
-    assert f"in {first.par} switches" in step["content"]
+    assert f"in {first.par} switches" in said(step)
     for switch in first.solution:
         step = await tap(h, ana, step, labelled(step, label[switch["card"]]))
         step = await tap(h, ana, step, labelled(step, label[switch["target"]]))
-    assert "Solved" in step["content"]
+    assert "Solved" in said(step)
 
 
 async def test_puzzle_stats_with_a_chart(harness, players):
@@ -397,7 +512,7 @@ async def test_a_reviewed_game_gives_this_server_its_puzzles(database, players):
         assert stored == [(f"sensei:g:{table.id}:8", players[1].id)], "who missed it is kept"
         # Ben, who missed it, is offered it.
         step = ephemeral_reply(h, await h.command(players[1], "puzzle", "solve", game="sensei"))
-        assert "comes from a game played here" in step["content"]
+        assert "comes from a game played here" in said(step)
     finally:
         await h.bot.close()
 
@@ -407,7 +522,7 @@ async def test_the_builtin_sensei_set_is_served_when_the_server_has_none(harness
     ana = players[0]
     first = puzzles.load(puzzles.ids("sensei")[0])
     step = await puzzle_of(h, ana, "sensei")
-    assert "A puzzle from the built-in set." in step["content"]
+    assert "A puzzle from the built-in set." in said(step)
     for action in first.solution:
         piece = "char" if action["type"] == "character" else action["from"]
         button = next(c["custom_id"] for c in components_of(step)
@@ -415,7 +530,7 @@ async def test_the_builtin_sensei_set_is_served_when_the_server_has_none(harness
         step = await tap(h, ana, step, button)
         step = await tap(h, ana, step, labelled(step, action["to"]))
     step = await tap(h, ana, step, labelled(step, "Send turn"))
-    assert "Solved" in step["content"]
+    assert "Solved" in said(step)
     assert await h.bot.store.tried_puzzles(ana.id, "sensei") == {first.id}
 
 
@@ -445,9 +560,9 @@ async def test_a_wrong_sarena_move_is_told_a_case_it_does_not_win(harness, playe
     step = await puzzle_of(h, ana, "sarena")
     step = await tap(h, ana, step, labelled(step, move["from"]))
     done = await tap(h, ana, step, labelled(step, move["to"]))
-    assert f"{move['from']}-{move['to']} does not win in every case" in done["content"]
+    assert f"{move['from']}-{move['to']} does not win in every case" in said(done)
     mine, theirs = world["scores"][:2]
-    assert f"you would score {mine} to {theirs}" in done["content"]
+    assert f"you would score {mine} to {theirs}" in said(done)
     assert (await h.bot.store.puzzle_rating(ana.id, "sarena")).failed == 1
 
 
@@ -460,5 +575,39 @@ async def test_a_sarena_move_that_does_not_end_the_game_is_told_so(harness, play
     step = await puzzle_of(h, ana, "sarena")
     step = await tap(h, ana, step, labelled(step, move["from"]))
     done = await tap(h, ana, step, labelled(step, move["to"]))
-    assert f"{move['from']}-{move['to']} does not end the game" in done["content"]
-    assert f"A winning turn: {first.solution[0]['from']}-{first.solution[0]['to']}" in done["content"]
+    assert f"{move['from']}-{move['to']} does not end the game" in said(done)
+    shown = await tap(h, ana, done, labelled(done, "Show the solution"))
+    assert f"A winning turn: {first.solution[0]['from']}-{first.solution[0]['to']}" in said(shown)
+
+
+async def test_a_lesson_button_for_a_piece_that_cannot_move_shows_the_pieces(harness, players):
+    h = harness
+    ana = players[0]
+    step = ephemeral_reply(h, await h.command(ana, "sensei", "learn"))
+    step = await tap(h, ana, step, ending(step, "n"))
+    forged = ids(step)[0].rsplit(":", 1)[0] + ":.d4"
+    again = await tap(h, ana, step, forged)
+    assert "What moves?" in said(again) and "🟢" in {
+        (c.get("emoji") or {}).get("name") for c in components_of(again)}
+
+
+async def test_a_picture_slow_to_draw_defers_the_answer_in_time(harness, players, monkeypatch):
+    """On a loaded machine a step's picture can take longer than Discord waits for an answer:
+    the command or click is deferred first, then answered with the step all the same."""
+    from bot.ui import replies
+    monkeypatch.setattr(replies, "PICTURE_WAIT", 0)
+    h = harness
+    ana = players[0]
+    token = await h.command(ana, "sensei", "learn")
+    assert h.fake.replies(token)[0]["type"] == 5, "deferred: thinking…"
+    step = ephemeral_reply(h, token)
+    assert "step 1 of 6" in said(step) and step["attachments"] and step["flags"] & 64
+    click = await h.click(ana, step, ending(step, "n"))
+    assert h.fake.replies(click)[0]["type"] == 6, "deferred: the clicked message is edited"
+    step = h.fake.messages[int(step["id"])]
+    assert "two stone moves" in said(step) and step["attachments"]
+    token = await h.command(ana, "puzzle", "solve", game="sarena")
+    puzzle = ephemeral_reply(h, token)
+    assert "your colour is" in said(puzzle) and puzzle["attachments"]
+    hinted = await tap(h, ana, puzzle, ending(puzzle, "ht"))
+    assert said(hinted).splitlines()[-1].startswith("💡")

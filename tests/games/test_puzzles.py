@@ -39,6 +39,33 @@ def test_the_built_in_sets_are_large_enough_and_ids_are_stable():
         puzzles.load("sensei:999999")
 
 
+def _shown(puzzle: Puzzle) -> str:
+    """What a puzzle puts in front of the solver: the position (not how or when it was
+    reached) and the seat to play."""
+    import json
+    state = dict(puzzle.state)
+    for how_reached in ("turn", "history", "last_turn", "draw_offer", "current", "result"):
+        state.pop(how_reached, None)
+    return json.dumps({"state": state, "seat": puzzle.seat}, sort_keys=True)
+
+
+@pytest.mark.parametrize("game", ["sensei", "narabi", "sarena", "sensei-set"])
+def test_no_position_is_shipped_twice(game):
+    if game == "sensei-set":
+        from bot.tools.win_in_two import load_set
+        shipped = load_set()
+    else:
+        shipped = [puzzles.load(pid) for pid in puzzles.ids(game)]
+    first: dict[str, str] = {}
+    repeats = []
+    for puzzle in shipped:
+        key = _shown(puzzle)
+        if key in first:
+            repeats.append((first[key], puzzle.id))
+        first.setdefault(key, puzzle.id)
+    assert len(shipped) >= 200 and repeats == []
+
+
 #: the shipped Sensei positions are verified in slices, so that test workers share the work
 SLICES = 6
 

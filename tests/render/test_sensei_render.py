@@ -167,3 +167,34 @@ def test_arrows_never_hide_a_stone_or_the_character():
             for y in range(int(cy - radius), int(cy + radius) + 1, 2):
                 if (x - cx) ** 2 + (y - cy) ** 2 <= radius ** 2:
                     assert with_arrows.getpixel((x, y)) == without.getpixel((x, y)), (name, x, y)
+
+
+def barrier_loss_view() -> dict:
+    data = Sensei.new(2, {}, 0).to_json()
+    data.update(stones=[["a4", "b4", "c4", "d4", "e4", "f4", "g4"], ["b5", "d5", "f6", "a7"]],
+                characters=["a4", "a7"], active=1)
+    game = Sensei.from_json(data)
+    play_turn(game, 1, parse_turn("f6-f5"))
+    return game.public_view()
+
+
+@pytest.mark.parametrize("locale", sorted(i18n.catalogs()))
+def test_the_barrier_loss_line_reads_with_any_name(locale):
+    """A name never takes a grammatical ending ("1 · You's barrier"): every language says the
+    whole line around the name, whatever the name is."""
+    from render.sensei import _Words, _status
+    _, _, lines, _ = _status(barrier_loss_view(), _Words(["You", "AI"], locale), 10_000)
+    assert "1 · You" in lines[0] and "You's" not in lines[0] and "3" in lines[0]
+    if locale == "en":
+        assert lines[0] == "1 · You: barrier touched by 3 stones"
+
+
+def test_a_puzzle_solution_is_named_the_solution_not_a_turn_someone_played():
+    from render.sensei import _footer, _Words
+    game = Sensei.new(2, {"first": "green"}, 0)
+    play_turn(game, 0, parse_turn("a1-a2 b1-b2"))
+    view, words = game.public_view(), _Words(["Opponent", "You"], "en")
+    assert _footer(view, words, 10_000)[0] == "Last: 1 · Opponent a1-a2 b1-b2"
+    assert _footer(dict(view, solution=True), words, 10_000)[0] == "Solution: a1-a2 b1-b2"
+    assert render(dict(view, solution=True), ["Opponent", "You"], "pl") != \
+        render(view, ["Opponent", "You"], "pl")
