@@ -39,7 +39,8 @@ def chart(series: Sequence[tuple[str, Sequence[float]]], locale: Any,
     for name, points in series:
         if not points:
             continue
-        parts.append(t("alt.chart.line", locale, game=name, first=f"{points[0]:.1f}",
+        line = "alt.chart.line_puzzles" if title.endswith(".puzzles") else "alt.chart.line"
+        parts.append(t(line, locale, game=name, first=f"{points[0]:.1f}",
                        last=f"{points[-1]:.1f}", high=f"{max(points):.1f}",
                        count=len(points)))
     return fit(parts)

@@ -211,8 +211,9 @@ async def test_puzzle_chart_and_lesson_pictures_speak(harness, players):
     since = len(h.fake.requests)
     await h.command(ana, "puzzle", "stats")
     (chart,) = all_speak(uploads(h, since))
-    assert chart.startswith("Rating after each rated game. Sàréná: ")
-    assert "after 2 games" in chart
+    assert chart.startswith("Puzzle rating after each puzzle. Sàréná: ")
+    assert chart.endswith(" puzzles.") or chart.endswith(" puzzle.")
+    assert "after 2 puzzles" in chart
     since = len(h.fake.requests)
     step = ephemeral_reply(h, await h.command(ana, "sensei", "learn"))
     await tap(h, ana, step, ending(step, "n"))
