@@ -87,7 +87,7 @@ class PublishMixin(CogPart):
         if kind == "over":
             return t("game.over", locale, summary=self.result_text(live, locale))
         if kind in ("timeout", "handed", "back"):
-            return self.clock_text(live, kind, payload)
+            return self.seat_notice(live, kind, payload)
         if kind != "log":
             return None
         if self.bot.relay.mover_of(live.id, int(payload.get("version", -1)),
@@ -167,7 +167,7 @@ class PublishMixin(CogPart):
         else:
             await self.deliver_extra(live, kind, payload)
 
-    def clock_text(self, live: LiveTable, kind: str, payload: Mapping[str, Any]) -> str:
+    def seat_notice(self, live: LiveTable, kind: str, payload: Mapping[str, Any]) -> str:
         """A seat timing out, handed to an AI, or taken back: the bot's words, folded into
         the board's edit."""
         locale, person = live.row.locale, f"<@{live.user_of(int(payload['seat']))}>"
@@ -184,7 +184,7 @@ class PublishMixin(CogPart):
         locale, seat = live.row.locale, int(payload["seat"])
         person = f"<@{live.user_of(seat)}>"
         if kind in ("timeout", "handed", "back"):
-            await self.post(live, self.clock_text(live, kind, payload), mentions=kind != "back")
+            await self.post(live, self.seat_notice(live, kind, payload), mentions=kind != "back")
         elif live.row.status == "playing" and live.row.deadline == payload.get("deadline"):
             when = when_text(float(payload["deadline"]))
             if kind == "remind":
