@@ -78,16 +78,14 @@ class PublishMixin(CogPart):
                     before: list[tuple[int, str, dict[str, Any]]]) -> str | None:
         """The line an outbox item adds to the board message's edit ("" for none), or None
         when it goes out as a message of its own: a person's move through their own
-        interaction, a reminder, or a line whose next player must be pinged (an edit pings
-        nobody)."""
+        interaction, the clock's notices (rare, and they ping), or a line whose next player
+        must be pinged (an edit pings nobody)."""
         _, kind, payload = item
         locale = live.row.locale
         if live.game is None or live.row.status == "lobby":
             return None
         if kind == "over":
             return t("game.over", locale, summary=self.result_text(live, locale))
-        if kind in ("timeout", "handed", "back"):
-            return self.seat_notice(live, kind, payload)
         if kind != "log":
             return None
         if self.bot.relay.mover_of(live.id, int(payload.get("version", -1)),
@@ -168,8 +166,7 @@ class PublishMixin(CogPart):
             await self.deliver_extra(live, kind, payload)
 
     def seat_notice(self, live: LiveTable, kind: str, payload: Mapping[str, Any]) -> str:
-        """A seat timing out, handed to an AI, or taken back: the bot's words, folded into
-        the board's edit."""
+        """A seat timing out, handed to an AI, or taken back: the bot's own words."""
         locale, person = live.row.locale, f"<@{live.user_of(int(payload['seat']))}>"
         if kind == "timeout":
             return t(f"clock.timeout.{payload.get('policy', 'ai')}", locale, player=person,
@@ -179,8 +176,8 @@ class PublishMixin(CogPart):
         return t("clock.back", locale, player=person)
 
     async def _deliver_clock(self, live: LiveTable, kind: str, payload: Mapping[str, Any]) -> None:
-        """What the turn clock and seats changing hands tell the table (when its board is
-        not there to carry it)."""
+        """What the turn clock and seats changing hands tell the table, with the bot's own
+        call: never through the interaction of someone else."""
         locale, seat = live.row.locale, int(payload["seat"])
         person = f"<@{live.user_of(seat)}>"
         if kind in ("timeout", "handed", "back"):
