@@ -59,6 +59,8 @@ class Relay:
     def told(self, table_id: int, user_id: int) -> None:
         """``user_id`` was just pinged about the table, or acted there."""
         self._last[table_id] = (user_id, self._clock())
+        if len(self._last) > _KEEP:
+            self._prune()
 
     def watching(self, table_id: int, user_id: int) -> bool:
         """Whether ``user_id`` acted at the table, or was pinged there, last and lately."""
@@ -66,9 +68,11 @@ class Relay:
         return last is not None and last[0] == user_id and self._clock() - last[1] <= WATCHING
 
     def _prune(self) -> None:
-        cutoff = self._clock() - (TOKEN_LIFETIME - MARGIN)
-        for key in [k for k, (at, _) in self._moves.items() if at < cutoff]:
+        now = self._clock()
+        for key in [k for k, (at, _) in self._moves.items() if at < now - TOKEN_LIFETIME]:
             del self._moves[key]
+        for table_id in [k for k, (_, at) in self._last.items() if at < now - WATCHING]:
+            del self._last[table_id]
 
     def mover_of(self, table_id: int, version: int,
                  channel_id: int) -> discord.Interaction | None:
