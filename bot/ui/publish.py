@@ -58,8 +58,8 @@ class PublishMixin(CogPart):
         after_board = [i for i in items if i not in before_board]
         for item in before_board:
             await self._deliver_item(live, item)
-        # What the bot says in its own name (an AI's move, the end, a clock's verdict) rides on
-        # the board's edit; only a person's own move goes out through their interaction.
+        # What the bot says in its own name (an AI's move, the end) rides on the board's edit,
+        # its one counted call; only a person's own move goes out through their interaction.
         folded = [(item, line) for item in after_board
                   if (line := self.folded_line(live, item, before_board)) is not None]
         lines = [line for _, line in folded if line]
