@@ -6,21 +6,28 @@ interaction's original response; the stand-in stores them as Discord does so tha
 the playground, can see under whose name each public message appears."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .fake_discord import InteractionRecord
+from typing import Any, Protocol
 
 #: Discord's interaction types
 APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT = 2, 3, 5
 
 
-def _user(record: "InteractionRecord") -> dict[str, Any]:
+class InteractionRecord(Protocol):
+    """What the stand-in knows of an interaction (``fake_discord.InteractionRecord``)."""
+    kind: int
+    message_id: int | None
+    user: dict[str, Any] | None
+    interaction_id: int
+    name: str
+    owners: dict[str, str]
+
+
+def _user(record: InteractionRecord) -> dict[str, Any]:
     # A message carries the person's user object, not what only the interaction knew (locale).
     return {k: v for k, v in (record.user or {}).items() if k != "locale"}
 
 
-def stamp(message: dict[str, Any], record: "InteractionRecord", *,
+def stamp(message: dict[str, Any], record: InteractionRecord, *,
           original_response_id: int | None = None) -> None:
     """Store the interaction's metadata on ``message``: an original response (``original_
     response_id`` None) or a follow-up of the response ``original_response_id``."""
