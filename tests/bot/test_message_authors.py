@@ -18,7 +18,9 @@ from tests.helpers import Table, board, sensei_path, start_table, tap_through
 
 T0 = 1_800_000_000.0
 HOUR = 3600.0
-MOVER = re.compile(r"^Turn \d+ · (?P<who>.+?)(?:: | resigned| cannot move| offers| declined| accepted)")
+#: the mover a turn line names: Sensei's "Turn 3 · Ana: …", Sàréná's "Ana moved a1 → b1 …"
+MOVER = re.compile(r"^(?:Turn \d+ · (?P<who>.+?)(?:: | resigned| cannot move| offers| declined"
+                   r"| accepted)|(?P<mover>.+?) (?:moved|resigned|cannot move) )")
 
 
 class Clock:
@@ -32,7 +34,7 @@ class Clock:
 def who(line: str) -> str:
     """The mover a turn line names ("" when it is no turn line)."""
     found = MOVER.match(line)
-    return found["who"] if found else ""
+    return (found["who"] or found["mover"]) if found else ""
 
 
 def public(h) -> list[dict[str, Any]]:
@@ -172,3 +174,40 @@ async def test_a_persons_move_goes_through_their_own_interaction_only(harness, p
         lines = h.fake.public_followups.get(token, [])
         assert len(lines) == 1 and who(lines[0]["content"]) == mover.name
     assert misattributed(h, {p.id: p.name for p in players[:2]}) == []
+
+
+async def test_an_ai_line_that_must_ping_someone_away_is_the_bots_own_message(harness, players):
+    """Ana, Ben and an AI at Sàréná: an edit pings nobody, so the AI's line that hands the turn
+    to the person who did not just move is a message of the bot's own (still nobody's
+    interaction); the one that hands it back to the person who just moved rides on the
+    board."""
+    h = harness
+    ana, ben = players[:2]
+    await h.command(ana, "sarena", "start")
+    lobby = h.fake.channel_messages(CHANNEL_ID)[-1]
+    table_id = int(find_component(lobby, "join")["custom_id"].split(":")[1])
+    await h.click(ben, lobby, f"sarena:{table_id}:join")
+    await h.click(ana, h.fake.messages[int(lobby["id"])], f"sarena:{table_id}:addai",
+                  values=["easy"])
+    await h.click(ana, h.fake.messages[int(lobby["id"])], f"sarena:{table_id}:start")
+    live = await h.bot.tables.get(table_id)
+    assert [s.person for s in live.row.seats] == [True, True, False]
+    table = Table(table_id, lobby, live.row.game_channel_id, [ana, ben])
+    pinged_by_ai: list[dict[str, Any]] = []
+    for _ in range(6):
+        if live.game.result() is not None:
+            break
+        seat = live.game.to_move
+        action = live.game.legal_actions(seat)[0]
+        before = set(h.fake.messages)
+        await h.command(table.players[seat], "sarena", "move", channel_id=table.thread,
+                        move=f"{action['from']}-{action['to']}")
+        await h.settle()
+        new = [h.fake.messages[m] for m in set(h.fake.messages) - before]
+        pinged_by_ai += [m for m in new if "AI" in m["content"].split("Next")[0]
+                         and "Next" in m["content"]]
+    assert misattributed(h, {ana.id: "Ana", ben.id: "Ben"}) == []
+    # Ben moved, then the AI: its line pings Ana (away since her move before Ben's) in a
+    # message of the bot's own, never on Ben's interaction
+    assert pinged_by_ai and all(author_of(m) is None for m in pinged_by_ai)
+    assert any(f"<@{ana.id}>" in m["content"] for m in pinged_by_ai)
