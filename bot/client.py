@@ -110,7 +110,6 @@ class Tree(app_commands.CommandTree):
     async def _call(self, interaction: discord.Interaction) -> None:
         with self.client.in_flight():  # type: ignore[attr-defined]
             await super()._call(interaction)
-        self.client.relay.remember(interaction)  # type: ignore[attr-defined]
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         if self.client.closing:  # type: ignore[attr-defined]
@@ -166,7 +165,7 @@ class TabletopBot(commands.AutoShardedBot):
         #: this process's share of the token's 50 calls a second (see bot/ui/budget.py)
         self.budget = Budget(settings.rest_per_second)
         pace(self.http, self.budget)
-        #: people's fresh interactions, through which public lines go uncounted
+        #: each person's move, whose line goes out through their own interaction, uncounted
         self.relay = Relay(store.clock)
         #: DM channels opened once, closed DMs left alone for an hour
         self.dms = DirectMessages(self, store.clock)

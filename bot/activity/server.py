@@ -34,7 +34,7 @@ class ActivityServer:
         self.clock = clock
         self.mock = mock
         runtime = Runtime(bot.tables, on_commit=bot.reconciler.mark,
-                          poke_ai=bot.autoplayer.poke)
+                          poke_ai=bot.autoplayer.poke, acted=bot.relay.told)
         self.service = ActivityService(runtime, clock)
         self.hub = Hub(self.service)
         self.sessions = Sessions(derive_key(settings.discord_client_secret or "",

@@ -71,6 +71,9 @@ class Runtime:
     on_commit: Callable[[int], None]
     #: an AI may be waiting on something that is not a move (a Narabi answer)
     poke_ai: Callable[[int], None] = lambda table_id: None
+    #: a person moved at a table from the Activity: they are watching it, so the line that
+    #: hands the turn back to them needs no ping
+    acted: Callable[[int, int], None] = lambda table_id, user_id: None
 
 
 class ActivityService:
@@ -222,6 +225,7 @@ class ActivityService:
             raise refusal(exc, game_key, session.lang) from None
         # As after an AI's move: the board message, the turn line and the DMs to the others
         # follow from the outbox this commit queued.
+        self.runtime.acted(table_id, session.user_id)
         self.runtime.on_commit(table_id)
         live = await self.tables.with_game(table_id)
         assert live is not None

@@ -52,7 +52,6 @@ class Playground:
         self.people: dict[int, Member] = {}
         self.owner: dict[int, int] = {}           # ephemeral message id -> user id
         self.tokens: dict[str, tuple[int, str]] = {}  # interaction token -> (user id, "/cmd")
-        self.used: dict[int, tuple[int, str]] = {}    # message id -> who used which command
         self.notes: dict[int, dict[str, Any]] = {}    # what people typed (not commands)
         # the last clicks received and what became of them (what a failure report shows)
         self.recent_clicks: deque[tuple[str, int, str, str]] = deque(maxlen=8)
@@ -248,12 +247,8 @@ class Playground:
                 "dm": str(dm) if dm is not None else None}
 
     def _shape(self, message: dict[str, Any]) -> dict[str, Any]:
-        message_id = int(message["id"])
-        shaped = shape(message, self.uploads)
-        if message_id in self.used:
-            user_id, label = self.used[message_id]
-            shaped["used"] = {"user": str(user_id), "command": label}
-        return shaped
+        # whose interaction a message hangs on is what the stand-in stored, as Discord does
+        return shape(message, self.uploads)
 
     # -- live -----------------------------------------------------------------------------
 
@@ -268,11 +263,9 @@ class Playground:
         if event == "create" and requests:
             found = _TOKEN.match(requests[-1].path)
             if found and found.group(1) in self.tokens:
-                user_id, label = self.tokens[found.group(1)]
+                user_id, _ = self.tokens[found.group(1)]
                 if message.get("flags", 0) & EPHEMERAL:
                     self.owner[message_id] = user_id
-                if label:
-                    self.used[message_id] = (user_id, label)
         self.uploads.keep(message, requests)
         if len(requests) > 4 * KEEP_REQUESTS:
             del requests[:-KEEP_REQUESTS]

@@ -49,4 +49,20 @@ def shape(message: dict[str, Any], uploads: Uploads) -> dict[str, Any]:
         "attachments": [a for a in attachments if a["filename"] not in used],
         "ephemeral": bool((message.get("flags") or 0) & EPHEMERAL),
         "edited": bool(message.get("edited_timestamp")),
+        **header(message),
     }
+
+
+def header(message: dict[str, Any]) -> dict[str, Any]:
+    """What Discord draws above a message made through an interaction, from what it stores
+    on the message: "<user> used /command" over a command's own answer; a reply bar to the
+    interaction's original response over a follow-up (to the clicked message over a click's
+    own answer)."""
+    metadata = message.get("interaction_metadata") or {}
+    user = (metadata.get("user") or {}).get("id")
+    if not user:
+        return {}
+    name = (message.get("interaction") or {}).get("name") or ""
+    reply_to = metadata.get("original_response_message_id") or metadata.get("interacted_message_id")
+    return {"interaction": {"user": str(user), "command": f"/{name}" if name else "",
+                            "reply_to": str(reply_to) if reply_to else None}}

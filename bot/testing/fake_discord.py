@@ -25,6 +25,7 @@ from .discord_limits import (INTERACTION_DEADLINE, INTERACTION_TOKEN_LIFETIME, R
 from .discord_spec import SPEC
 from .fake_apps import AppStandIn
 from .fake_http import Answer, FakeSession
+from .interaction_metadata import stamp
 
 APP_ID = 900000000000000001
 BOT_ID = 900000000000000001
@@ -183,7 +184,9 @@ class FakeDiscord:
     # -- message bookkeeping --------------------------------------------------------------
 
     def _message(self, channel_id: int, body: dict[str, Any], files: list[tuple[str, bytes]],
-                 *, message_id: int | None = None, flags: int = 0) -> dict[str, Any]:
+                 *, message_id: int | None = None, flags: int = 0,
+                 record: "InteractionRecord | None" = None,
+                 original: int | None = None) -> dict[str, Any]:
         message_id = message_id or snowflake()
         attachments = _attachments(files, body)
         message = {
@@ -195,6 +198,8 @@ class FakeDiscord:
             "components": body.get("components") or [], "flags": body.get("flags", flags) or 0,
             "application_id": str(APP_ID),
         }
+        if record is not None:
+            stamp(message, record, original_response_id=original)
         self.messages[message_id] = message
         self.channel_of[message_id] = channel_id
         self._tell("create", message)
@@ -392,7 +397,8 @@ class FakeDiscord:
                 self.interaction_replies.setdefault(token, []).append(body)
                 return message
             flags = (body or {}).get("flags", 0)
-            message = self._message(channel_id, body or {}, files, flags=flags)
+            message = self._message(channel_id, body or {}, files, flags=flags, record=record,
+                                    original=self._original.get(token))
             # A public follow-up is a new message in the channel for everyone, not an answer
             # to the person (the bot posts turn lines this way, outside its budget).
             replies = self.interaction_replies if flags & 64 else self.public_followups
@@ -419,7 +425,8 @@ class FakeDiscord:
         channel_id = record.channel_id
         message = None
         if kind == 4:  # channel message
-            message = self._message(channel_id, data, files, flags=data.get("flags", 0))
+            message = self._message(channel_id, data, files, flags=data.get("flags", 0),
+                                    record=record)
             self._original[token] = int(message["id"])
         elif kind == 7:  # update the clicked message
             if record.message_id is None or record.message_id not in self.messages:
@@ -429,7 +436,8 @@ class FakeDiscord:
         elif kind == 6:  # deferred update: the clicked message is the one to edit later
             self._original[token] = record.message_id
         elif kind == 5:  # "thinking…": a placeholder the first follow-up fills in
-            message = self._message(channel_id, {"content": ""}, [], flags=data.get("flags", 0))
+            message = self._message(channel_id, {"content": ""}, [], flags=data.get("flags", 0),
+                                    record=record)
             self._original[token] = int(message["id"])
             self._deferred_thinking.add(token)
         elif kind == 12:  # LAUNCH_ACTIVITY: an instance in this channel, the clicker in it
@@ -470,6 +478,10 @@ class InteractionRecord:
     message_id: int | None = None
     #: who sent it (a user object with their locale): what an Activity launched by it knows
     user: dict[str, Any] | None = None
+    #: its id, a command's full name ("sensei move"), the installations that authorised it
+    interaction_id: int = field(default_factory=lambda: snowflake())
+    name: str = ""
+    owners: dict[str, str] = field(default_factory=lambda: {"0": str(GUILD_ID)})
 
 
 @dataclass

@@ -76,11 +76,13 @@ class Harness:
         channel = (dict(self.fake.threads[channel_id]) if is_thread else
                    {"id": str(channel_id), "type": 0, "guild_id": str(self.fake.guild_id), "name": "games",
                     "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None})
+        interaction_id = snowflake()
         self.fake.interactions[token] = InteractionRecord(
             channel_id, self.fake.now(), kind,
-            user=dict(user_payload(member.id, member.name), locale=member.locale))
+            user=dict(user_payload(member.id, member.name), locale=member.locale),
+            interaction_id=interaction_id, owners={"0": str(self.fake.guild_id)})
         payload = {
-            "id": str(snowflake()), "application_id": str(APP_ID), "type": kind, "token": token,
+            "id": str(interaction_id), "application_id": str(APP_ID), "type": kind, "token": token,
             "version": 1, "guild_id": str(self.fake.guild_id), "channel_id": str(channel_id),
             "channel": channel,
             "member": {"user": user_payload(member.id, member.name), "roles": [],
@@ -102,6 +104,7 @@ class Harness:
         if sub is not None:
             opts = [{"name": sub, "type": 1, "options": opts}]
         payload["data"] = {"id": str(snowflake()), "name": name, "type": 1, "options": opts}
+        self.fake.interactions[token].name = name if sub is None else f"{name} {sub}"
         if any(isinstance(v, Member) for v in options.values()):
             resolved = {str(v.id): user_payload(v.id, v.name) for v in options.values()
                         if isinstance(v, Member)}

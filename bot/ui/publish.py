@@ -60,13 +60,47 @@ class PublishMixin(CogPart):
         after_board = [i for i in items if i not in before_board]
         for item in before_board:
             await self._deliver_item(live, item)
-        if live.game is not None and live.row.board_behind:
-            await self.refresh_board(live)
+        # What the bot says in its own name (an AI's move, the end) rides on the board's edit,
+        # its one counted call; only a person's own move goes out through their interaction.
+        folded = [(item, line) for item in after_board
+                  if (line := self.folded_line(live, item, before_board)) is not None]
+        lines = [line for _, line in folded if line]
+        if live.game is not None and (live.row.board_behind or lines):
+            await self.refresh_board(live, lines=lines)
+        for item, _ in folded:
+            await self.bot.store.outbox_done(item[0])
         for item in after_board:
-            await self._deliver_item(live, item)
+            if all(item is not done for done, _ in folded):
+                await self._deliver_item(live, item)
         if live.row.lobby_behind or (live.row.status == "lobby" and live.row.lobby_message_id is None):
             await self.refresh_lobby(live)
         return bool(items) or lobby_behind or board_behind
+
+    def folded_line(self, live: LiveTable, item: tuple[int, str, dict[str, Any]],
+                    before: list[tuple[int, str, dict[str, Any]]]) -> str | None:
+        """The line an outbox item adds to the board message's edit ("" for none), or None
+        when it goes out as a message of its own: a person's move through their own
+        interaction, the clock's notices (rare, and they ping), or a line whose next player
+        must be pinged (an edit pings nobody)."""
+        _, kind, payload = item
+        locale = live.row.locale
+        if live.game is None or live.row.status == "lobby":
+            return None
+        if kind == "over":
+            return t("game.over", locale, summary=self.result_text(live, locale))
+        if kind != "log":
+            return None
+        if self.bot.relay.mover_of(live.id, int(payload.get("version", -1)),
+                                   live.row.game_channel_id) is not None:
+            return None
+        nxt = payload.get("next")
+        if nxt is not None and nxt != int(payload["seat"]) and live.row.status == "playing":
+            seat = live.row.seats[nxt]
+            pinged = any(k == "announce" for _, k, _ in before)  # the start pinged them
+            if (seat.person and seat.ai is None and not pinged
+                    and not self.bot.relay.watching(live.id, seat.user_id)):
+                return None
+        return self.log_line(live, payload) or ""
 
     async def _deliver_item(self, live: LiveTable, item: tuple[int, str, dict[str, Any]]) -> None:
         item_id, kind, payload = item
@@ -133,19 +167,23 @@ class PublishMixin(CogPart):
         else:
             await self.deliver_extra(live, kind, payload)
 
+    def seat_notice(self, live: LiveTable, kind: str, payload: Mapping[str, Any]) -> str:
+        """A seat timing out, handed to an AI, or taken back: the bot's own words."""
+        locale, person = live.row.locale, f"<@{live.user_of(int(payload['seat']))}>"
+        if kind == "timeout":
+            return t(f"clock.timeout.{payload.get('policy', 'ai')}", locale, player=person,
+                     ai=ai_name("medium", locale))
+        if kind == "handed":
+            return t("clock.handed", locale, player=person, ai=ai_name("medium", locale))
+        return t("clock.back", locale, player=person)
+
     async def _deliver_clock(self, live: LiveTable, kind: str, payload: Mapping[str, Any]) -> None:
-        """What the turn clock and seats changing hands tell the table."""
+        """What the turn clock and seats changing hands tell the table, with the bot's own
+        call: never through the interaction of someone else."""
         locale, seat = live.row.locale, int(payload["seat"])
         person = f"<@{live.user_of(seat)}>"
-        if kind == "timeout":
-            policy = payload.get("policy", "ai")
-            await self.post(live, t(f"clock.timeout.{policy}", locale, player=person,
-                                    ai=ai_name("medium", locale)), mentions=True)
-        elif kind == "handed":
-            await self.post(live, t("clock.handed", locale, player=person,
-                                    ai=ai_name("medium", locale)), mentions=True)
-        elif kind == "back":
-            await self.post(live, t("clock.back", locale, player=person))
+        if kind in ("timeout", "handed", "back"):
+            await self.post(live, self.seat_notice(live, kind, payload), mentions=kind != "back")
         elif live.row.status == "playing" and live.row.deadline == payload.get("deadline"):
             when = when_text(float(payload["deadline"]))
             if kind == "remind":
@@ -174,12 +212,6 @@ class PublishMixin(CogPart):
         kwargs: dict[str, Any] = {"allowed_mentions": MENTION_USERS if mentions else NO_MENTIONS}
         if view is not None:
             kwargs["view"] = view
-        else:
-            # A plain line rides on a person's fresh interaction here, outside the budget.
-            relayed = await self.bot.relay.send(live.row.game_channel_id, clip(text, CONTENT),
-                                                kwargs["allowed_mentions"])
-            if relayed is not None:
-                return relayed
         try:
             return await self.channel(live.row.game_channel_id).send(clip(text, CONTENT), **kwargs)
         except discord.NotFound as exc:
@@ -254,25 +286,38 @@ class PublishMixin(CogPart):
 
     async def _announce_start(self, live: LiveTable, first: int | None) -> None:
         locale = live.row.locale
+        if first is not None and live.row.seats[first].person:
+            self.bot.relay.told(live.id, live.user_of(first))
         players = " ".join(self.mention(live, s.seat) for s in live.row.seats)
         await self.post(live, t("game.started", locale, players=players,
                                 first=self.mention(live, first) if first is not None else "—"),
                         mentions=True)
 
-    async def _post_log(self, live: LiveTable, payload: Mapping[str, Any]) -> None:
+    def log_line(self, live: LiveTable, payload: Mapping[str, Any], *,
+                 jump: bool = False) -> str | None:
         locale = live.row.locale
         outcome = Outcome(live, int(payload["seat"]), dict(payload["action"]),
                           list(payload["events"]), None)
         line = self.describe(outcome, locale)
         if not line:
-            return
+            return None
         nxt = payload.get("next")
         if nxt is not None and nxt != outcome.seat:
             line += " " + t("game.next", locale, player=self.mention(live, nxt))
-        if live.row.board_message_id is not None and live.row.status == "playing":
+        if jump and live.row.board_message_id is not None and live.row.status == "playing":
             # However far the board has scrolled up, it is one tap away from the last turn.
             line += " · " + t("game.jump", locale, link=self.board_link(live))
-        await self.post(live, line, mentions=True)
+        return line
+
+    async def _post_log(self, live: LiveTable, payload: Mapping[str, Any]) -> None:
+        line = self.log_line(live, payload, jump=True)
+        if not line:
+            return
+        sent = await self.bot.relay.send_own_line(
+            live.id, int(payload.get("version", -1)), live.row.game_channel_id,
+            clip(line, CONTENT), MENTION_USERS)
+        if sent is None:
+            await self.post(live, line, mentions=True)
 
     # == the board message =================================================================
 
@@ -316,20 +361,28 @@ class PublishMixin(CogPart):
         embed.set_image(url=f"attachment://{BOARD_FILE}")
         return embed
 
-    async def refresh_board(self, live: LiveTable, *, repost: bool = False) -> None:
+    async def refresh_board(self, live: LiveTable, *, repost: bool = False,
+                            lines: list[str] | None = None) -> None:
         """Make the board message show the stored version: edit it, or post a new one (and
         retire the old) when it cannot be edited or ``repost`` asks for the board to become
-        the newest message. Records the version it now shows."""
+        the newest message. Records the version it now shows. ``lines`` (the bot's own: an
+        AI's move, the end) become the message's text; a new version without any clears
+        the last, a repaint of the same version keeps it."""
         version, locale = live.row.version, live.row.locale
         png = await self.board_png(live)
         embed = self.board_embed(live, locale)
         view = self.board_view(live, locale)
+        text: dict[str, Any] = {}
+        if lines:
+            text["content"] = clip("\n".join(lines), CONTENT)
+        elif live.row.board_version != version:
+            text["content"] = None
         old = live.row.board_message_id
         if old is not None and not repost:
             try:
                 await self.channel(live.row.game_channel_id).get_partial_message(old).edit(
                     embed=embed, attachments=[upload(png, BOARD_FILE)],
-                    view=view)
+                    view=view, **text)
                 await self.tables.set_surface(live, board_version=version)
                 return
             except discord.NotFound:
@@ -342,7 +395,7 @@ class PublishMixin(CogPart):
                 log.info("table %s: board edit refused (%s), posting a new one", live.id, exc.status)
         try:
             message = await self.channel(live.row.game_channel_id).send(
-                embed=embed, file=upload(png, BOARD_FILE), view=view,
+                text.get("content"), embed=embed, file=upload(png, BOARD_FILE), view=view,
                 allowed_mentions=NO_MENTIONS)
         except discord.Forbidden as exc:
             await self._lost_permission(live, exc)

@@ -1,11 +1,13 @@
-"""A table's public lines through people's own interactions, outside the bot's budget.
+"""A person's own turn line through that person's own interaction, and nothing else through it.
 
-Discord counts every call the bot makes with its token against 50 per second for the whole
-bot, but not an interaction's responses and follow-ups, and an interaction's token may post
-follow-ups in its channel for 15 minutes. So the turn line of a move, the end of a game and
-the clock's notices go out as a follow-up of the latest interaction someone made in the
-table's channel while its token is fresh; only when there is none does the bot spend one of
-its own calls. A token is never used near or past its 15 minutes.
+Discord does not count an interaction's follow-ups against the bot's 50 calls a second, but it
+stores each with that interaction's ``interaction_metadata`` (its person, its original response)
+and draws it as a reply to that person's command: "Ana used /sensei move". So a follow-up may
+carry only what its person did: the line of the move committed by that very interaction. An
+AI's move, a clock's notice and a game's end are the bot's own words; ``publish`` folds them
+into the edit of the board message (the one counted call a move makes anyway), or posts them
+with the bot's own call when someone must be pinged. A token is never used near or past its
+15 minutes.
 """
 from __future__ import annotations
 
@@ -20,66 +22,89 @@ log = logging.getLogger(__name__)
 TOKEN_LIFETIME = 15 * 60.0
 #: a token this close to its end is left alone: a slow send must not outlive it
 MARGIN = 60.0
+#: a person who moved this recently, and whose turn comes back, is watching: the line that
+#: hands the turn back to them needs no ping (a ping is a new message, a counted call)
+WATCHING = 5 * 60.0
 #: answers after which a follow-up is a new public message (not the "thinking…" placeholder)
 _POSTABLE = {discord.InteractionResponseType.channel_message,
              discord.InteractionResponseType.message_update,
              discord.InteractionResponseType.deferred_message_update}
+#: moves remembered at most (each is a few minutes' worth of one table's clicks)
+_KEEP = 4096
 
 
 class Relay:
     def __init__(self, clock: Callable[[], float]) -> None:
         self._clock = clock
-        #: channel id -> (when the interaction arrived, the interaction)
-        self._latest: dict[int, tuple[float, discord.Interaction]] = {}
-        #: posts sent through a relay, and posts that had to fall back to the bot's own call
+        #: (table id, version the move made) -> (when, the interaction that committed it)
+        self._moves: dict[tuple[int, int], tuple[float, discord.Interaction]] = {}
+        #: table id -> (the person who acted there last, when)
+        self._last: dict[int, tuple[int, float]] = {}
+        #: turn lines sent through their mover's interaction, and those that had to fall back
         self.relayed = 0
         self.fallbacks = 0
 
-    def remember(self, interaction: discord.Interaction) -> None:
-        """A person's interaction in a server channel: the channel may post through it for a
-        while, once it is answered."""
-        channel_id = interaction.channel_id
-        if channel_id is None or interaction.guild_id is None:
-            return
-        known = self._latest.get(channel_id)
-        if known is not None and known[1] is interaction:
-            return
-        self._latest[channel_id] = (self._clock(), interaction)
-        if len(self._latest) > 4096:
+    def remember_move(self, interaction: discord.Interaction, table_id: int,
+                      version: int) -> None:
+        """``interaction`` committed ``version`` of the table: that move's line, and only
+        it, may go out through it."""
+        now = self._clock()
+        self._last[table_id] = (interaction.user.id, now)
+        if interaction.guild_id is None or interaction.channel_id is None:
+            return  # a DM, a group DM: not a table channel of a server (another surface)
+        self._moves[(table_id, version)] = (now, interaction)
+        if len(self._moves) > _KEEP:
             self._prune()
 
-    def _prune(self) -> None:
-        cutoff = self._clock() - (TOKEN_LIFETIME - MARGIN)
-        for channel_id in [c for c, (at, _) in self._latest.items() if at < cutoff]:
-            del self._latest[channel_id]
+    def told(self, table_id: int, user_id: int) -> None:
+        """``user_id`` was just pinged about the table, or acted there."""
+        self._last[table_id] = (user_id, self._clock())
+        if len(self._last) > _KEEP:
+            self._prune()
 
-    def usable(self, channel_id: int) -> discord.Interaction | None:
-        got = self._latest.get(channel_id)
+    def watching(self, table_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` acted at the table, or was pinged there, last and lately."""
+        last = self._last.get(table_id)
+        return last is not None and last[0] == user_id and self._clock() - last[1] <= WATCHING
+
+    def _prune(self) -> None:
+        now = self._clock()
+        for key in [k for k, (at, _) in self._moves.items() if at < now - TOKEN_LIFETIME]:
+            del self._moves[key]
+        for table_id in [k for k, (_, at) in self._last.items() if at < now - WATCHING]:
+            del self._last[table_id]
+
+    def mover_of(self, table_id: int, version: int,
+                 channel_id: int) -> discord.Interaction | None:
+        """The interaction that committed ``version``, when a follow-up through it can still
+        post in ``channel_id``."""
+        got = self._moves.get((table_id, version))
         if got is None:
             return None
         at, interaction = got
         if self._clock() - at > TOKEN_LIFETIME - MARGIN:
-            del self._latest[channel_id]
+            del self._moves[(table_id, version)]
             return None
+        if interaction.channel_id != channel_id:
+            return None  # the game moved (its thread was deleted): a follow-up would go astray
         # Not answered yet (a follow-up would fail), or answered with "thinking…" (the first
         # follow-up would fill that private placeholder instead of posting).
         return interaction if interaction.response.type in _POSTABLE else None
 
-    async def send(self, channel_id: int, text: str,
-                   allowed_mentions: discord.AllowedMentions) -> discord.Message | None:
-        """Post ``text`` in the channel through a fresh interaction; None when there is none
-        or Discord refused it (the caller then posts with the bot's own call)."""
-        interaction = self.usable(channel_id)
+    async def send_own_line(self, table_id: int, version: int, channel_id: int, text: str,
+                            allowed_mentions: discord.AllowedMentions) -> discord.Message | None:
+        """Post the line of the move that made ``version`` through its mover's interaction;
+        None when there is none or Discord refused it (the caller then speaks for itself)."""
+        interaction = self.mover_of(table_id, version, channel_id)
         if interaction is None:
             return None
+        self._moves.pop((table_id, version), None)  # one line per move
         try:
             message = await interaction.followup.send(text, allowed_mentions=allowed_mentions,
                                                       wait=True)
         except discord.HTTPException as exc:
-            # Expired, or the interaction's message is gone: never try this token again.
-            log.info("channel %s: follow-up refused (%s), posting with the bot's own call",
-                     channel_id, exc.status)
-            self._latest.pop(channel_id, None)
+            log.info("table %s: follow-up refused (%s), the bot posts the line itself",
+                     table_id, exc.status)
             self.fallbacks += 1
             return None
         self.relayed += 1

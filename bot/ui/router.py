@@ -92,7 +92,6 @@ class Router:
                     if route.verb == REVIEW else launch_board(interaction, route)
                     if route.verb == LAUNCH else cog.on_route(interaction, route))
             await answer_errors(interaction, work, route.custom_id)
-        bot.relay.remember(interaction)  # type: ignore[attr-defined]
 
     async def sync_table(self, table_id: int) -> bool:
         """Bring the Discord surfaces of a table up to date (see Reconciler)."""

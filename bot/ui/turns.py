@@ -149,8 +149,8 @@ class TurnMixin(CogPart):
         except (TableError, IllegalAction) as exc:
             await self.refuse(interaction, exc, route_)
             return None
-        # The turn line will go out as this interaction's follow-up, once it is answered.
-        self.bot.relay.remember(interaction)
+        # This move's line, and only it, will go out as this interaction's follow-up.
+        self.bot.relay.remember_move(interaction, table_id, outcome.table.row.version)
         return outcome
 
     async def publish(self, outcome: Outcome) -> None:

@@ -133,6 +133,8 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         except (TableError, IllegalAction) as exc:
             await ephemeral(interaction, "⚠️ " + self._refusal_text(exc, locale))
             return
+        # The turn's line, and only it, goes out as this command's follow-up.
+        self.bot.relay.remember_move(interaction, live.id, outcome.table.row.version)
         await ephemeral(interaction, md("sensei.move.done", locale, actions=format_turn(actions)))
         await self.publish(outcome)
 

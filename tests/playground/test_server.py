@@ -61,7 +61,8 @@ async def test_an_ephemeral_reply_is_shown_only_to_who_asked(playground):
     mine = [m for m in playground.snapshot(ana)["messages"] if m["ephemeral"]]
     # The answer names the message the command made (the page follows a thread opened from it).
     assert answer == {"ok": True, "message": mine[0]["id"]}
-    assert mine and mine[0]["used"]["command"] == "/sensei rules"
+    assert mine and mine[0]["interaction"] == {"user": str(ana.id), "command": "/sensei rules",
+                                               "reply_to": None}
     assert not [m for m in playground.snapshot(ben)["messages"] if m["ephemeral"]]
     # a click on a message Ben cannot see is refused like an unknown message
     answer = await playground.click(ben, int(mine[0]["id"]), "x", None)

@@ -22,6 +22,7 @@
   PG.channelName = (id) => id === channels.main.id ? channels.main.name
     : id === channels.dm ? "Tabletop" : (channels.threads.find((th) => th.id === id) || {name: t("unknown_channel")}).name;
   PG.threadOf = (id) => channels.threads.find((th) => th.id === id);
+  PG.message = (id) => messages.get(id);
 
   async function post(path, body) {
     body.as = me;

@@ -109,6 +109,28 @@ window.PG = window.PG || {};
     return "hsl(" + h + " 45% 45%)";
   }
 
+  // What Discord draws over a message made through an interaction (interaction_metadata):
+  // "@Ana used /sensei move" over a command's answer; a reply bar to the interaction's original
+  // response over a follow-up, or to the clicked message over a click's answer.
+  function header(it) {
+    const who = el("span", "mention", "@" + (PG.users[it.user] || PG.t("someone")));
+    const line = el("div", it.reply_to ? "used reply" : "used");
+    line.dataset.user = it.user;
+    if (it.reply_to) {
+      line.dataset.replyTo = it.reply_to;
+      line.append(el("span", "reply-bar", "↱ "));
+    }
+    if (it.command) {
+      line.append(...PG.parts("used", {user: who, command: el("span", "cmd", it.command)}));
+    } else {
+      const to = PG.message ? PG.message(it.reply_to) : null;
+      const text = !to ? PG.t("reply_hidden")
+        : (to.content || "").replace(/\s+/g, " ").slice(0, 80) || PG.t("reply_attachment");
+      line.append(who, " ", el("span", "reply-text", text));
+    }
+    return line;
+  }
+
   // Discord shows a run of messages by one author under one name and avatar.
   PG.group = function group(node) {
     if (!node || !node.dataset || !node.dataset.author) return;
@@ -121,14 +143,9 @@ window.PG = window.PG || {};
     const node = el("article", "msg" + (m.ephemeral ? " ephemeral" : "") + (m.notice ? " notice" : ""));
     node.id = "m-" + m.id;
     node.dataset.author = m.author.id;
-    if (m.used || m.ephemeral) node.dataset.alone = "1";
+    if (m.interaction || m.ephemeral) node.dataset.alone = "1";
     if (m.content && PG.myId && m.content.includes("<@" + PG.myId + ">")) node.classList.add("mentioned");
-    if (m.used) {
-      const used = el("div", "used");
-      used.append(...PG.parts("used", {user: el("span", "mention", "@" + (PG.users[m.used.user] || PG.t("someone"))),
-                                       command: el("span", "cmd", m.used.command)}));
-      node.append(used);
-    }
+    if (m.interaction) node.append(header(m.interaction));
     const avatar = el("div", "avatar", (m.author.name || "?").slice(0, 1).toUpperCase());
     avatar.style.background = m.author.bot ? "#5865f2" : m.notice ? "#ed4245" : colour(m.author.id);
     avatar.setAttribute("aria-hidden", "true");

@@ -74,6 +74,8 @@ async def _count_flow(h, game: str, seats: int, way: str, moves: int) -> dict[st
         else:
             tables.append(await start_table(h, game, people, channel))
     await h.settle()
+    texts = _TextsShown({t.thread for t in tables})
+    h.fake.listeners.append(texts)
     counted = mine = others = done = 0
     while done < moves:
         table = tables[done % len(tables)]
@@ -85,7 +87,7 @@ async def _count_flow(h, game: str, seats: int, way: str, moves: int) -> dict[st
             await h.settle()
             continue
         player = table.players[seat]
-        since, before, lines = len(h.fake.requests), live.row.version, _lines(h, table)
+        since, before, lines = len(h.fake.requests), live.row.version, texts.count
         if game == "sensei":
             from ...games.sensei import legal_turns
             from ...games.sensei.notation import format_turn
@@ -104,9 +106,9 @@ async def _count_flow(h, game: str, seats: int, way: str, moves: int) -> dict[st
                 path = (narabi_path if game == "narabi" else sarena_path)(board(h, table), action)
                 await tap_through(h, player, board(h, table), path)
         await h.settle()
-        # a move is what the table is told of as one: one turn line (an AI's Sensei turn of
-        # several moves is shown once, whole, like a person's)
-        commits = _lines(h, table) - lines
+        # a move is what the table is told of as one: one turn line, a message of its own or
+        # the board's new text (an AI's Sensei turn of several moves is shown once, whole)
+        commits = texts.count - lines
         for r in h.fake.counted(since):
             dm_user = h.fake.dm_channels.get(int(r.path.split("/")[2])) \
                 if r.path.startswith("/channels/") else None
@@ -123,10 +125,22 @@ async def _count_flow(h, game: str, seats: int, way: str, moves: int) -> dict[st
             "dm_others_per_move": round(others / done, 3)}
 
 
-def _lines(h, table) -> int:
-    """Public text lines in the table's thread (turn lines; the board has a picture)."""
-    return sum(1 for m in h.fake.channel_messages(table.thread)
-               if m["content"] and not m["flags"] & 64 and not m["attachments"])
+class _TextsShown:
+    """Counts the texts the tables' threads show: each new public line, and each new text of
+    a board message (where an AI's turn line is told, in the bot's own name)."""
+
+    def __init__(self, threads: set[int]) -> None:
+        self.threads, self.count = threads, 0
+        self._last: dict[str, str] = {}
+
+    def __call__(self, event: str, message: dict[str, Any]) -> None:
+        content = message.get("content") or ""
+        if (event == "delete" or int(message["channel_id"]) not in self.threads
+                or message.get("flags", 0) & 64):
+            return
+        if content and self._last.get(message["id"]) != content:
+            self.count += 1
+        self._last[message["id"]] = content
 
 
 # -- many tables under the limits ----------------------------------------------------------------

@@ -1,0 +1,213 @@
+"""Every public message under its own author. Discord stores a message made through an
+interaction with that interaction's person (``interaction_metadata``) and draws it as "Ana used
+/sensei move": such a message may only report what that person did. An AI's move, the clock's
+verdicts and reminders, and a game's end are the bot's own words."""
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from bot.games.sensei import legal_turns
+from bot.testing.fake_discord import BOT_ID, CHANNEL_ID, find_component
+from bot.testing.interaction_metadata import author_of
+from tests.conftest import start_bot
+from tests.helpers import Table, board, sensei_path, start_table, tap_through
+
+T0 = 1_800_000_000.0
+HOUR = 3600.0
+#: the mover a turn line names: Sensei's "Turn 3 · Ana: …", Sàréná's "Ana moved a1 → b1 …"
+MOVER = re.compile(r"^(?:Turn \d+ · (?P<who>.+?)(?:: | resigned| cannot move| offers| declined"
+                   r"| accepted)|(?P<mover>.+?) (?:moved|resigned|cannot move) )")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def who(line: str) -> str:
+    """The mover a turn line names ("" when it is no turn line)."""
+    found = MOVER.match(line)
+    return (found["who"] or found["mover"]) if found else ""
+
+
+def public(h) -> list[dict[str, Any]]:
+    """Every message everyone in the server sees (no DMs, nothing ephemeral)."""
+    return h.fake.public_messages()
+
+
+def misattributed(h, names: dict[int, str]) -> list[str]:
+    """Public messages whose interaction names a person for something they did not do. A
+    message may carry a person's interaction when it is that interaction's own answer (the
+    person's command or click), or a follow-up that is the line of that person's own move."""
+    wrong = []
+    for message in public(h):
+        user = author_of(message)
+        if user is None:
+            continue
+        metadata = message["interaction_metadata"]
+        if "original_response_message_id" not in metadata:
+            continue  # the answer to their own command or click
+        if who(message["content"]) != names[user]:
+            wrong.append(f"{names.get(user, user)}: {message['content'][:80]}")
+    return wrong
+
+
+async def ai_table(h, ana) -> Table:
+    await h.command(ana, "sensei", "start", ai="easy", first="green")
+    lobby = next(m for m in reversed(h.fake.channel_messages(CHANNEL_ID)) if m["embeds"])
+    table_id = int(lobby["embeds"][0]["title"].rsplit("#", 1)[1])
+    live = await h.bot.tables.get(table_id)
+    return Table(table_id, lobby, live.row.game_channel_id, [ana])
+
+
+async def test_a_game_against_the_ai_names_nobody_for_what_they_did_not_do(harness, players):
+    h = harness
+    ana = players[0]
+    table = await ai_table(h, ana)
+    shown: list[str] = []  # every text the board message showed, edit after edit
+
+    def on_edit(event: str, message: dict[str, Any]) -> None:
+        if event == "edit" and message["id"] == board(h, table)["id"] and message["content"]:
+            shown.append(message["content"])
+    h.fake.listeners.append(on_edit)
+    live = await h.bot.tables.get(table.id)
+    rng = random.Random(11)
+    turns = 0
+    while live.game.result() is None and turns < 6:
+        since, version, seen = len(h.fake.requests), live.row.version, len(shown)
+        turn = rng.choice(legal_turns(live.game))
+        await tap_through(h, ana, board(h, table), sensei_path(turn))
+        await h.settle()
+        turns += 1
+        moves = 1 + any("AI" in who(text) for text in shown[seen:])  # Ana's turn, the AI's
+        # ≤ 1 counted call a move: the board's edit (and once, at the end, the lobby's)
+        counted = [r for r in h.fake.counted(since) if r.path.startswith(f"/channels/{table.thread}/")]
+        assert live.row.board_version == live.row.version > version
+        assert 1 <= len(counted) <= moves, [r.json.get("content") for r in counted]
+        assert all(r.method == "PATCH" for r in counted)  # the board's edit, nothing else
+    # Ana's resignation ends it: her own line through her own click, the end in the bot's name
+    if live.row.status == "playing":
+        await resign(h, ana, table)
+    assert live.row.status == "finished"
+    names = {ana.id: "Ana"}
+    assert misattributed(h, names) == []
+    # The AI's lines and the end were shown on the board, by the bot itself
+    ai_lines = [text for text in shown if "AI" in who(text)]
+    assert len(ai_lines) >= turns - 1
+    assert any("Game over" in text for text in shown)
+    assert not any("AI" in who(m["content"]) for m in public(h) if author_of(m) is not None)
+    # and what went out through Ana's interactions is hers: one line per turn of hers
+    hers = [m for m in public(h) if author_of(m) == ana.id
+            and "original_response_message_id" in m["interaction_metadata"]]
+    assert turns <= len(hers) <= turns + 1 and all(m["content"].startswith("Turn") for m in hers)
+
+
+async def resign(h, member, table: Table) -> None:
+    await h.click(member, board(h, table), find_component(board(h, table), "resign")["custom_id"])
+    ask = h.fake.messages[max(m for m, v in h.fake.messages.items() if v["flags"] & 64)]
+    await h.click(member, ask, find_component(ask, "resign_ok")["custom_id"])
+    await h.settle()
+
+
+@pytest.fixture
+async def timed(database):
+    h = await start_bot(database)
+    h.clock = h.bot.store.clock = Clock()
+    yield h
+    await h.bot.close()
+
+
+async def advance(h, seconds: float) -> None:
+    h.clock.now += seconds
+    await h.bot.turnclock.run_due()
+    await h.settle()
+
+
+async def test_clock_reminders_and_a_forfeit_go_out_under_the_bots_name(timed, players):
+    """Ana moves; Ben lets his time run out. The reminders, the verdict and the end are the
+    bot's: none rides on Ana's interaction, the last one in the thread."""
+    h = timed
+    ana, ben = players[:2]
+    await h.command(ana, "sensei", "start", first="green")
+    lobby = next(m for m in reversed(h.fake.channel_messages(CHANNEL_ID))
+                 if m["embeds"] and not m["flags"] & 64)
+    table_id = int(find_component(lobby, "join")["custom_id"].split(":")[1])
+    await h.click(ana, lobby, f"sensei:{table_id}:clock", values=["3600"])
+    await h.click(ana, lobby, f"sensei:{table_id}:policy", values=["forfeit"])
+    await h.click(ben, lobby, f"sensei:{table_id}:join")
+    await h.click(ana, lobby, f"sensei:{table_id}:start")
+    live = await h.bot.tables.get(table_id)
+    table = Table(table_id, lobby, live.row.game_channel_id, [ana, ben])
+    assert table.players[live.game.to_move] is ana
+    await tap_through(h, ana, board(h, table), sensei_path(legal_turns(live.game)[0]))
+    assert live.game.to_move == 1
+    await advance(h, 0.5 * HOUR)   # half of Ben's time: a reminder that pings him
+    await advance(h, 0.45 * HOUR)  # almost up
+    reminders = [m for m in public(h) if f"<@{ben.id}>" in m["content"] and "⏳" in m["content"]]
+    assert reminders and all(author_of(m) is None for m in reminders)
+    await advance(h, 0.1 * HOUR)   # out of time: Ben forfeits
+    assert live.row.status == "finished"
+    assert misattributed(h, {ana.id: "Ana", ben.id: "Ben"}) == []
+    verdict = [m for m in public(h) if "ran out of time" in m["content"]]
+    assert verdict and all(author_of(m) is None for m in verdict)
+    assert "Game over" in board(h, table)["content"]
+    assert str(BOT_ID) == board(h, table)["author"]["id"]
+
+
+async def test_a_persons_move_goes_through_their_own_interaction_only(harness, players):
+    """Two people: each turn line is a follow-up of its mover's own click, naming the mover."""
+    h = harness
+    table = await start_table(h, "sensei", players[:2])
+    live = await h.bot.tables.get(table.id)
+    rng = random.Random(3)
+    for _ in range(4):
+        mover = table.players[live.game.to_move]
+        token, _ = await tap_through(h, mover, board(h, table),
+                                     sensei_path(rng.choice(legal_turns(live.game))))
+        lines = h.fake.public_followups.get(token, [])
+        assert len(lines) == 1 and who(lines[0]["content"]) == mover.name
+    assert misattributed(h, {p.id: p.name for p in players[:2]}) == []
+
+
+async def test_an_ai_line_that_must_ping_someone_away_is_the_bots_own_message(harness, players):
+    """Ana, Ben and an AI at Sàréná: an edit pings nobody, so the AI's line that hands the turn
+    to the person who did not just move is a message of the bot's own (still nobody's
+    interaction); the one that hands it back to the person who just moved rides on the
+    board."""
+    h = harness
+    ana, ben = players[:2]
+    await h.command(ana, "sarena", "start")
+    lobby = h.fake.channel_messages(CHANNEL_ID)[-1]
+    table_id = int(find_component(lobby, "join")["custom_id"].split(":")[1])
+    await h.click(ben, lobby, f"sarena:{table_id}:join")
+    await h.click(ana, h.fake.messages[int(lobby["id"])], f"sarena:{table_id}:addai",
+                  values=["easy"])
+    await h.click(ana, h.fake.messages[int(lobby["id"])], f"sarena:{table_id}:start")
+    live = await h.bot.tables.get(table_id)
+    assert [s.person for s in live.row.seats] == [True, True, False]
+    table = Table(table_id, lobby, live.row.game_channel_id, [ana, ben])
+    pinged_by_ai: list[dict[str, Any]] = []
+    for _ in range(6):
+        if live.game.result() is not None:
+            break
+        seat = live.game.to_move
+        action = live.game.legal_actions(seat)[0]
+        before = set(h.fake.messages)
+        await h.command(table.players[seat], "sarena", "move", channel_id=table.thread,
+                        move=f"{action['from']}-{action['to']}")
+        await h.settle()
+        new = [h.fake.messages[m] for m in set(h.fake.messages) - before]
+        pinged_by_ai += [m for m in new if "AI" in m["content"].split("Next")[0]
+                         and "Next" in m["content"]]
+    assert misattributed(h, {ana.id: "Ana", ben.id: "Ben"}) == []
+    # Ben moved, then the AI: its line pings Ana (away since her move before Ben's) in a
+    # message of the bot's own, never on Ben's interaction
+    assert pinged_by_ai and all(author_of(m) is None for m in pinged_by_ai)
+    assert any(f"<@{ana.id}>" in m["content"] for m in pinged_by_ai)

@@ -1,0 +1,54 @@
+"""Discord's header over every message made through an interaction, read in Chromium: a game of
+Sensei against the easy AI played to its end in the page. Ana's headers sit only over what Ana
+did (her command's answer, the line of each of her turns); the AI's turns and the end of the
+game are under the bot's name alone."""
+from __future__ import annotations
+
+import re
+
+from .driver import BOARD, check_page, is_over, open_page, send
+from .test_browser_games import _solo
+
+MOVER = re.compile(r"Turn \d+ · (?P<who>.+?)(?:: | resigned| cannot move| offers)")
+
+#: every public message in the open channel: its header (user, reply or command) and its text
+READ = """() => [...document.querySelectorAll('#messages article:not(.ephemeral)')].map((a) => {
+  const used = a.querySelector(':scope > .used');
+  const text = a.querySelector(':scope > .body > .md');
+  return {id: a.id, user: used ? used.dataset.user : null,
+          reply: used ? used.dataset.replyTo || null : null,
+          header: used ? used.textContent : "", content: text ? text.textContent : ""};
+})"""
+
+
+async def test_every_public_message_in_a_game_against_the_ai_under_its_own_author(
+        browser, playground, shots):
+    page = await open_page(browser, playground.url, "Ana")
+    await send(page, "/sensei start ai:easy")
+    await page.locator(BOARD).last.wait_for(timeout=45_000)  # the thread opened by itself
+    moves = await _solo(page, shots, "sensei-authors", "Move", finish="Send turn")
+    assert moves >= 1 and await is_over(page)
+    await page.get_by_text("Game over").first.wait_for(timeout=45_000)
+    ana = str(next(uid for uid, m in playground.people.items() if m.name == "Ana"))
+    seen = await page.evaluate(READ)
+    headed = [m for m in seen if m["user"]]
+    # Ana's turn lines hang on her own interactions: a reply bar to her click's answer
+    assert len(headed) >= moves
+    for m in headed:
+        assert m["user"] == ana, m
+        found = MOVER.search(m["content"])
+        assert m["reply"] and found and found["who"] == "Ana", m
+        assert "@Ana" in m["header"]
+    # nothing of the AI's, nor the end, under anyone's header
+    for m in seen:
+        found = MOVER.search(m["content"])
+        if (found and "AI" in found["who"]) or "Game over" in m["content"]:
+            assert m["user"] is None, m
+    assert any("Game over" in m["content"] and m["user"] is None for m in seen)
+    assert any((f := MOVER.search(m["content"])) and "AI" in f["who"] for m in seen)
+    await check_page(page)
+    # the main channel: the lobby is the answer to Ana's own /sensei start
+    await page.locator("#channels a.chan").first.click()
+    lobby = [m for m in await page.evaluate(READ) if m["user"]]
+    assert lobby and all(m["user"] == ana and not m["reply"] for m in lobby)
+    assert any("/sensei start" in m["header"] for m in lobby)
