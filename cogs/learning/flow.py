@@ -84,6 +84,10 @@ class PuzzleFlow:
     def _names(self, puzzle: puzzles.Puzzle, game: Any, locale: str) -> list[str]:
         if puzzle.game == "narabi":
             return [t("puzzle.seat", locale, seat=s + 1) for s in range(game.seats)]
+        if puzzle.game == "sensei":
+            # Called by colour, as the title says ("you play red"): the picture's sentences
+            # are made for a third person ("2 · Red wins", never "You wins").
+            return ["", ""]
         return [t("learn.you", locale) if s == puzzle.seat else t("puzzle.opponent", locale)
                 for s in range(2)]
 

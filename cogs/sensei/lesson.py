@@ -93,6 +93,8 @@ def choice(turn: str, right: bool = True, said: str | None = None) -> Choice:
 
 
 def lesson() -> Lesson:
+    # The player's seat is unnamed, so the pictures call it by its colour ("1 · Green wins"):
+    # their sentences are made for a third person, and the text says "you play green".
     return Lesson("sensei", (
         Step("learn.sensei.goal", partial(played, ())),
         Step("learn.sensei.moves", partial(played, ()),
@@ -108,5 +110,5 @@ def lesson() -> Lesson:
              choices=(choice("b6-b7", right=False, said="learn.sensei.arrival.short"),
                       choice("b6-b7 *f3-b7", said="learn.sensei.arrival.done"))),
         Step("learn.sensei.storm", partial(played, (), "storm")),
-    ), names=lambda locale: [t("learn.you", locale), t("learn.ai", locale)],
+    ), names=lambda locale: ["", t("learn.ai", locale)],
         finish_turn=end_turn, loses=loses, planner=Planner())

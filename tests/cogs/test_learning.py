@@ -157,6 +157,16 @@ async def planned_in(h, member, step, turn: str, send: str) -> dict[str, Any]:
     return await tap(h, member, step, labelled(step, send))
 
 
+def test_the_lesson_pictures_name_the_player_in_the_third_person():
+    from bot.ui.lessons import play_choice
+    from render.sensei import _footer, _status, _Words
+    lesson = sensei_lesson.lesson()
+    won = play_choice(lesson, lesson.steps[4], lesson.steps[4].choices[1]).public_view()
+    words = _Words(lesson.names("en"), "en")
+    assert _status(won, words, 10_000)[1] == "1 · Green wins"
+    assert _footer(won, words, 10_000)[0] == "Last: 1 · Green b6-b7 *f3-b7"
+
+
 def test_every_scripted_turn_is_played_by_the_rules():
     from bot.ui.lessons import play_choice
     lesson = sensei_lesson.lesson()
