@@ -195,7 +195,9 @@ class TournamentSurfaces:
                 await channel.send(chunk, allowed_mentions=NO_MENTIONS)
             return
         elif kind == "round_end":
-            standing = await self.service.standing(tour.id)
+            # Posted when the next round may be paired already: the standings are those of
+            # the round that ended, without the next one's bye.
+            standing = await self.service.standing(tour.id, through=int(payload["round"]))
             seeded = (self._seeded_through(standing, payload["round"])
                       if tour.format == "knockout" else [])
             if payload["round"] >= tour.rounds:
@@ -290,7 +292,7 @@ class TournamentSurfaces:
         lines = [Line(r.rank, standing.name_of(r.id), r.score, r.buchholz, r.sonneborn_berger,
                       r.games, r.dropped) for r in standing.rows]
         png = await asyncio.get_running_loop().run_in_executor(
-            None, lambda: standings_png(tour.name, lines, locale, round_no=tour.round,
+            None, lambda: standings_png(tour.name, lines, locale, round_no=standing.through,
                                         rounds=tour.rounds, finished=tour.status == "finished",
                                         tie_breaks=tour.format != "knockout"))
         return discord.File(io.BytesIO(png), filename=PICTURE)
