@@ -126,8 +126,8 @@ class PlayOps(TableCache):
         regulated: list[tuple[str, dict[str, Any]]] = []
         if result is None and game.to_move != mover_before:
             found = ruling(game)  # a game that would never end (regulation.py)
-            if found is not None and draws_outright(
-                    row.seats, await self.store.tournament_of_table(table_id) is not None):
+            if found is not None and (draws_outright(row.seats, tournament=False) or await
+                                      self.store.tournament_of_table(table_id) is not None):
                 game, ended = drawn(game, found)
                 events.extend(ended)
                 result = game.result()

@@ -44,6 +44,9 @@ async def test_an_ai_table_that_repeats_a_position_a_third_time_is_drawn(databas
     row = await store.get_table(table_id)
     assert row.status == "finished"
     assert [kind for _, kind, _ in await store.outbox(table_id)][-2:] == ["over", "after"]
+    # A finished game keeps no state: rebuilt from its log after a restart, it is drawn again.
+    rebuilt = await TableService(store).with_game(table_id)
+    assert rebuilt.game.result() == outcome.result
     await store.close()
 
 
