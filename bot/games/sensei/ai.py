@@ -3,10 +3,11 @@
 The levels' searches live beside this entry point: easy, medium and hard in ``search.py`` (with
 the evaluation every level shares), expert in ``expert.py``; see their docstrings.
 
-Every level but easy keeps the game's history in view: a turn that would bring back a position
-already seen twice is a draw under the table's regulation (``positions.py``), so the AI plays
-another turn instead when one is no worse for it: one that medium's evaluation scores at least
-as high as the draw (0, an even position) or as the turn it meant to play, whichever is lower.
+Every level but easy keeps the game's history in view (the positions are read back from it by
+``positions.py``): a turn that would bring back a position already seen twice is a draw under
+the table's regulation (``bot/domain/regulation.py``), so the AI plays another turn instead when
+one is no worse for it: one that medium's evaluation scores at least as high as the draw (0, an
+even position) or as the turn it meant to play, whichever is lower.
 """
 from __future__ import annotations
 
