@@ -242,7 +242,9 @@ def _status(view: dict[str, Any], words: _Words, room: float
     if view.get("finished") and result:
         winners = result.get("winners") or []
         if result.get("draw") or not winners:
-            reason = "no_moves" if result.get("reason") == "no_moves" else "agreed"
+            reason = str(result.get("reason"))
+            if reason not in ("no_moves", "repetition", "turn_limit"):
+                reason = "agreed"
             return NEUTRAL_BAR, t("render.sensei.draw", locale), \
                 [t(f"render.sensei.draw.{reason}", locale)], None
         seat = winners[0]

@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from ..games import Game, Result, game_class
 from ..store import Store, TableRow
+from .regulation import drawn, ruling
 
 #: finished or cancelled tables kept in memory after they close, while their messages catch up
 RECENT_CLOSED = 256
@@ -132,8 +133,12 @@ class TableCache:
         if live is not None and live.game is None and live.row.status == "finished" \
                 and live.row.seed is not None:
             log_rows = await self.store.actions(table_id)
-            live.game = live.cls.replay(len(live.row.seats), live.row.options, live.row.seed,
-                                        log_rows)
+            game = live.cls.replay(len(live.row.seats), live.row.options, live.row.seed,
+                                   log_rows)
+            found = ruling(game) if game.result() is None else None
+            # A game the table's regulation ended has no action that ends it: the same ruling,
+            # read from the same positions, ends it again.
+            live.game = game if found is None else drawn(game, found)[0]
         return live
 
     def forget_older(self, table_id: int, version: int, rev: int) -> bool:

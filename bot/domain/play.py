@@ -9,6 +9,7 @@ from typing import Any, Mapping
 
 from ..games import Result
 from ..store import SeatRow, StaleWrite
+from .regulation import draws_outright, drawn, ruling
 from .live import STAND_IN_LEVEL, LiveTable, Outcome, TableCache, TableError, closed_error
 
 
@@ -122,6 +123,16 @@ class PlayOps(TableCache):
             events.extend(game.apply(seat, action))  # raises IllegalAction, state untouched
             applied.append(action)
         result = game.result()
+        regulated: list[tuple[str, dict[str, Any]]] = []
+        if result is None and game.to_move != mover_before:
+            found = ruling(game)  # a game that would never end (regulation.py)
+            if found is not None and (draws_outright(row.seats, tournament=False) or await
+                                      self.store.tournament_of_table(table_id) is not None):
+                game, ended = drawn(game, found)
+                events.extend(ended)
+                result = game.result()
+            elif found is not None and found.offer:
+                regulated.append(("regulation", {"reason": found.reason, **found.details}))
         changed = {}
         for s in range(len(row.seats)):
             after = game.private_view(s)
@@ -139,6 +150,7 @@ class PlayOps(TableCache):
                                             told=seat if mover_told else None), row.seats)
         if timed_out:
             outbox.insert(0, ("timeout", {"seat": seat, "policy": "forfeit"}))
+        outbox += regulated
         try:
             # The row's version moves only once committed, together with its status: a board
             # rendered meanwhile must not record the new version with the old status.

@@ -67,11 +67,22 @@ def check_format(game: str, fmt: str, per_table: int) -> None:
 class Standing:
     tournament: TournamentRow
     entrants: list[EntrantRow]
+    #: every game of the tournament, those of a round under way included
     games: list[GameRow]
+    #: computed from the rounds up to ``through`` only
     rows: list[Row]
+    #: the last round the standings count (0: none is over yet)
+    through: int = 0
 
     def name_of(self, user_id: int) -> str:
         return next((e.name for e in self.entrants if e.user_id == user_id), "?")
+
+
+def rounds_over(t: TournamentRow, games: Sequence[GameRow]) -> int:
+    """The last round of ``t`` whose games are all decided."""
+    if any(g.round == t.round and g.points is None for g in games):
+        return t.round - 1
+    return t.round
 
 
 def played_of(games: Sequence[GameRow]) -> list[Played]:
@@ -271,14 +282,19 @@ class TournamentService:
 
     # -- standings ---------------------------------------------------------------------------
 
-    async def standing(self, tournament_id: int) -> Standing:
+    async def standing(self, tournament_id: int, through: int | None = None) -> Standing:
+        """The standings after round ``through``, by default after the last round that is
+        over: a round under way (its games, and its bye already scored) does not count yet."""
         t = await self.require(tournament_id)
         entrants = await self.store.entrants(tournament_id)
         games = await self.store.tournament_games(tournament_id)
-        scored = duplicate_points(games) if t.format == "duplicate" else games
+        if through is None:
+            through = rounds_over(t, games)
+        counted = [g for g in games if g.round <= through]
+        scored = duplicate_points(counted) if t.format == "duplicate" else counted
         rows = standings([Entrant(e.user_id, e.rank) for e in entrants], played_of(scored),
                          [e.user_id for e in entrants if e.dropped is not None])
-        return Standing(t, entrants, games, rows)
+        return Standing(t, entrants, games, rows, through)
 
     # -- the scheduler's step -----------------------------------------------------------------
 
@@ -464,5 +480,5 @@ class TournamentService:
         return "replays", ids
 
 
-__all__ = ["TournamentService", "TournamentError", "Standing", "derive_seed", "check_format",
+__all__ = ["TournamentService", "TournamentError", "Standing", "rounds_over", "derive_seed", "check_format",
            "played_of", "duplicate_points", "TURN_LIMITS"]

@@ -172,5 +172,9 @@ class TurnMixin(CogPart):
         outcome = await self.perform(interaction, route_.table, {"type": "resign"}, None)
         if outcome is None:
             return
-        await update_message(interaction, content=t("resign.done", interaction.locale), view=None)
+        # Said as it happened: a cooperative table loses together, a table of three or more
+        # may play on without the one who resigned.
+        key = ("resign.done_abandoned" if outcome.table.cls.cooperative else
+               "resign.done" if outcome.result is not None else "resign.done_left")
+        await update_message(interaction, content=t(key, interaction.locale), view=None)
         await self.publish(outcome)

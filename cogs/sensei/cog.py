@@ -212,7 +212,8 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
             return ""
         details = result.details
         params: dict[str, Any] = {"square": details.get("square", ""),
-                                  "count": details.get("count", 0)}
+                                  "count": details.get("count", 0),
+                                  "turns": details.get("turns", 0)}
         if result.winners:
             winner = result.winners[0]
             params["winner"] = self._named(live, winner, locale)
@@ -262,7 +263,7 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
         handler = {"move": self._plan, "plan": self._plan, "from": self._from,
                    "send": self._send, "sendok": self._send, "end": self._end,
                    "undo": self._undo,
-                   "offer": self._offer, "accept": self._accept,
+                   "offer": self._offer, "accept": self._accept, "agree": self._agree,
                    "decline": self._decline}.get(route_.verb)
         if handler is None:
             raise TableError("unknown_button")
@@ -432,3 +433,28 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
 
     async def _decline(self, interaction: discord.Interaction, route_: Route) -> None:
         await self._draw_verb(interaction, route_, "decline_draw", "sensei.draw.declined")
+
+    async def _agree(self, interaction: discord.Interaction, route_: Route) -> None:
+        # The regulation's offer (deliver_extra): a draw offer, or its acceptance when the
+        # other player agreed first. Any version: the offer stands whatever was played since.
+        outcome = await self.perform(interaction, route_.table, {"type": "offer_draw"}, None,
+                                     route_)
+        if outcome is None:
+            return
+        done = "sensei.draw.accepted" if outcome.result is not None else "sensei.draw.offered"
+        await ephemeral(interaction, t(done, interaction.locale))
+        await self.publish(outcome)
+
+    async def deliver_extra(self, live: LiveTable, kind: str, payload: Mapping[str, Any]) -> None:
+        if kind != "regulation":
+            return await super().deliver_extra(live, kind, payload)
+        if live.row.status != "playing":
+            return  # ended meanwhile: the offer has nothing left to end
+        locale = live.row.locale
+        label = t("sensei.button.agree_draw", locale)
+        text = md(f"sensei.regulation.{payload['reason']}", locale, button=label,
+                  turns=payload.get("turns", 0))
+        agree = button(self.cid(live.id, "agree"), label, style=discord.ButtonStyle.success,
+                       emoji="🤝")
+        await self.post(live, text, view=view_of(agree))
+

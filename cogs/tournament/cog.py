@@ -146,8 +146,11 @@ class Tournaments(TournamentSurfaces, commands.Cog):
             raise TournamentError("no_tournament")
         locale = str(interaction.locale)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        lines = [t("tournament.standings.title", locale, name=f"**{escape(tour.name)}**",
-                   round=tour.round, rounds=tour.rounds or "?")]
+        name = f"**{escape(tour.name)}**"
+        # The standings of the rounds that are over, never of the one under way.
+        lines = [t("tournament.standings.title", locale, name=name, round=standing.through,
+                   rounds=tour.rounds or "?") if standing.through else
+                 t("tournament.standings.none", locale, name=name, rounds=tour.rounds or "?")]
         me = next((r for r in standing.rows if r.id == interaction.user.id), None)
         if me is not None:
             lines.append(t("tournament.standings.you", locale, rank=me.rank, score=number(me.score),
@@ -158,6 +161,8 @@ class Tournaments(TournamentSurfaces, commands.Cog):
             players = " – ".join(escape(standing.name_of(u)) for u in g.seats)
             lines.append(t("tournament.standings.playing", locale, board=g.board, players=players,
                            table=g.table_id))
+        if tour.format != "knockout":
+            lines.append("-# " + t("tournament.legend", locale))
         await interaction.followup.send(clip("\n".join(lines), CONTENT), ephemeral=True,
                                         file=await self.picture(standing, locale),
                                         allowed_mentions=NO_MENTIONS)
@@ -318,6 +323,7 @@ class Tournaments(TournamentSurfaces, commands.Cog):
             tour = await self._organizer(interaction, await self._pick(interaction, tournament))
             by = interaction.user.id
             stopped: list[int] = []
+            said: dict[str, Any] = {}
             if what == "pause":
                 await self.service.pause(tour.id, by)
             elif what == "resume":
@@ -329,6 +335,10 @@ class Tournaments(TournamentSurfaces, commands.Cog):
             elif what == "ai":
                 await self.service.add_ai(tour.id, by, params["level"],
                                           ai_name(params["level"], tour.locale))
+                # Its name is numbered by the store: the newest AI entrant has the lowest id.
+                joined = min((e for e in await self.bot.store.entrants(tour.id)
+                              if not e.person), key=lambda e: e.user_id)
+                said["name"] = escape(joined.name)
             else:
                 closed = await self.service.set_result(tour.id, params["round"], params["board"],
                                                        params["winner"], by)
@@ -336,7 +346,8 @@ class Tournaments(TournamentSurfaces, commands.Cog):
         except TournamentError as exc:
             await self.refuse(interaction, exc)
             return
-        await ephemeral(interaction, "✅ " + t(f"tournament.done.{what}", interaction.locale))
+        await ephemeral(interaction, "✅ " + t(f"tournament.done.{what}", interaction.locale,
+                                              **said))
         for table_id in stopped:
             self.bot.reconciler.mark(table_id)
         self.mark(tour.id)

@@ -196,7 +196,9 @@ class TournamentSurfaces:
                 await channel.send(chunk, allowed_mentions=NO_MENTIONS)
             return
         elif kind == "round_end":
-            standing = await self.service.standing(tour.id)
+            # Posted when the next round may be paired already: the standings are those of
+            # the round that ended, without the next one's bye.
+            standing = await self.service.standing(tour.id, through=int(payload["round"]))
             seeded = (self._seeded_through(standing, payload["round"])
                       if tour.format == "knockout" else [])
             if payload["round"] >= tour.rounds:
@@ -206,7 +208,7 @@ class TournamentSurfaces:
                 text = "\n".join(seeded)
             else:
                 text = "\n".join([t("tournament.announce.round_end", locale, name=name,
-                                    round=payload["round"]), *seeded])
+                                    round=payload["round"]), *seeded, *self._legend(tour)])
                 extra["file"] = await self.picture(standing, locale)
         elif kind == "finished":
             standing = await self.service.standing(tour.id)
@@ -214,6 +216,7 @@ class TournamentSurfaces:
             text = t("tournament.announce.finished", locale, name=name,
                      winner=f"<@{winner}>" if winner and winner > 0 else
                      escape(standing.name_of(winner) if winner else "—"))
+            text = "\n".join([text, *self._legend(tour)])
             extra["file"] = await self.picture(standing, locale)
         elif kind == "too_few":
             text = t("tournament.announce.too_few", locale, name=name, count=payload["count"])
@@ -232,6 +235,11 @@ class TournamentSurfaces:
             log.warning("tournament %s: unknown event %r", tour.id, kind)
             return
         await channel.send(clip(text, CONTENT), allowed_mentions=mentions, **extra)
+
+    @staticmethod
+    def _legend(tour: TournamentRow) -> list[str]:
+        """What BH and SB in the picture mean, in small print (a knockout shows neither)."""
+        return [] if tour.format == "knockout" else ["-# " + t("tournament.legend", tour.locale)]
 
     def _seeded_through(self, standing: Standing, round_no: int) -> list[str]:
         """Knockout slots still level after every game they could take: the seed decided."""
@@ -291,7 +299,7 @@ class TournamentSurfaces:
         lines = [Line(r.rank, standing.name_of(r.id), r.score, r.buchholz, r.sonneborn_berger,
                       r.games, r.dropped) for r in standing.rows]
         png = await asyncio.get_running_loop().run_in_executor(
-            None, lambda: standings_png(tour.name, lines, locale, round_no=tour.round,
+            None, lambda: standings_png(tour.name, lines, locale, round_no=standing.through,
                                         rounds=tour.rounds, finished=tour.status == "finished",
                                         tie_breaks=tour.format != "knockout"))
         return upload(png, PICTURE, standings_words(
@@ -303,12 +311,16 @@ class TournamentSurfaces:
         entrants = await self.bot.store.entrants(tour.id)
         embed = discord.Embed(title=clip("🏆 " + escape(tour.name), 256), colour=COLOUR[tour.status])
         game_cog = self.bot.router.cog(tour.game)
-        options = game_cog.options_text(tour.options, locale) if game_cog is not None else ""
-        game = t(f"{tour.game}.name", locale) + (f" ({options})" if options else "")
+        # The pairing decides who moves first: a "random" first player is not an option here.
+        shown = {k: v for k, v in tour.options.items() if not (k == "first" and v == "random")}
+        options = game_cog.options_text(shown, locale) if game_cog is not None else ""
+        game = t(f"{tour.game}.name", locale)
         fmt = t(f"tournament.format.{tour.format}", locale)
         if tour.rounds:
             fmt += " · " + t("tournament.rounds", locale, rounds=tour.rounds)
         lines = [t("tournament.field.game", locale, game=game),
+                 # One line of options under the game, never a bracket over several lines.
+                 *([" · ".join(options.splitlines())] if options else []),
                  t("tournament.field.format", locale, format=fmt),
                  t("tournament.field.table", locale, count=tour.per_table),
                  t("tournament.field.clock", locale, clock=t(
