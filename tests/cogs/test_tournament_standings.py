@@ -36,7 +36,8 @@ async def round_tables(h, tid: int, round_no: int) -> list[Any]:
         await cog(h).clock.run_due()
         await settle(h)
         games = [g for g in await h.bot.store.tournament_games(tid) if g.round == round_no]
-        if games:
+        # Paired first, then each pair's table opened: wait for every table but a bye's.
+        if games and all(g.table_id or len(g.seats) == 1 for g in games):
             return [g for g in games if g.table_id]
     raise AssertionError(f"round {round_no} was never opened")
 
