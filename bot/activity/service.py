@@ -47,7 +47,9 @@ def own_refusal(status: int, code: str, lang: str, **params: Any) -> Refused:
 
 #: TableError codes and the HTTP status they are answered with (others: 409)
 _STATUS = {"no_table": 404, "not_seated": 403, "seat_ai_held": 403, "stale": 409,
-           "lobby_exists": 409, "bad_options": 400}
+           "lobby_exists": 409, "bad_options": 400,
+           # the rules' own word for it (IllegalAction, 422), whoever checked it first
+           "not_your_turn": 422}
 
 
 def refusal(exc: TableError | IllegalAction | StoreFailure, game: str, lang: str) -> Refused:
