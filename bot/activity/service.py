@@ -166,7 +166,11 @@ class ActivityService:
                            "channel_id": str(row.thread_id or row.channel_id)})
         playing = [e for e in listed if e["status"] == "playing"
                    and e["channel_id"] == str(session.channel_id)]
-        return {"channel_id": str(session.channel_id), "games": list(keys()),
+        # A DM or group DM (Discord's location kind "pc"): the bot may not post there, so a
+        # game is started with its command in the chat, and the board lists and plays it.
+        private = session.guild_id is None
+        return {"channel_id": str(session.channel_id), "private": private,
+                "games": [] if private else list(keys()),
                 "tables": listed, "open": playing[0]["id"] if len(playing) == 1 else None}
 
     # -- playing ------------------------------------------------------------------------------
@@ -298,6 +302,8 @@ class ActivityService:
     async def open_lobby(self, session: Session, game: Any, name: str) -> LiveTable:
         if game not in keys():
             raise own_refusal(400, "bad_request", session.lang)
+        if session.guild_id is None:
+            raise own_refusal(409, "start_in_chat", session.lang)
         try:
             # The table's public language: the server's choice (/config language), else the
             # host's (the page knows no server language of Discord's).

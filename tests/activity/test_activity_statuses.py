@@ -47,7 +47,8 @@ def test_every_refusal_the_server_can_give_is_in_the_table():
 
 @pytest.fixture
 async def served(tmp_path):
-    h = await start_activity_bot(tmp_path / "bot.sqlite3")
+    # room for the dozen sign-ins below from one address; the door still shuts past it
+    h = await start_activity_bot(tmp_path / "bot.sqlite3", activity_signin_per_address=20)
     async with aiohttp.ClientSession() as http:
         yield h, http
     await h.bot.close()
@@ -109,6 +110,12 @@ async def test_each_row_of_the_table_is_what_the_server_answers(served):
     h.fake.apps.token_failures.append(503)
     code, fresh = code_for(h, cleo, table.thread)
     saw(*await anon.call("POST", "/api/session", {"code": code, "instance_id": fresh}))
+    # A group DM's board (Discord's location kind "pc"): a game starts in the chat there.
+    dm = Page(h, http)
+    dm_instance = h.fake.apps.open_instance(CHANNEL_ID + 9, {"id": str(ana.id),
+                                                              "username": "Ana"}, guild=None)
+    await dm.sign_in(h.fake.apps.launches[-1]["code"], dm_instance)
+    saw(*await dm.call("POST", "/api/tables", {"game": "sensei"}))
     # Leaving the instance: Discord no longer lists Cleo.
     h.fake.apps.leave(instance, cleo.id)
     looked = server.presence.clock
