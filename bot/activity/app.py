@@ -18,7 +18,7 @@ from ..i18n import LANGUAGES, catalogs, language_of
 from .discord_api import DiscordRefused
 from .door import SignInThrottle, instance_id_ok, retry_after
 from .hub import Board, Hub
-from .service import ActivityService, Refused, own_refusal
+from .service import ActivityService, Refused, own_refusal, rematch
 from .sessions import Session, SessionError, Sessions
 
 log = logging.getLogger(__name__)
@@ -108,6 +108,7 @@ class ActivityApp:
         app.router.add_post("/api/tables/{id:[0-9]{1,18}}/actions", self._actions)
         app.router.add_post("/api/tables/{id:[0-9]{1,18}}/ask", self._ask)
         app.router.add_post("/api/tables/{id:[0-9]{1,18}}/answer", self._answer)
+        app.router.add_post("/api/tables/{id:[0-9]{1,18}}/rematch", self._rematch)
         app.router.add_get("/api/live", self._live)
         return app
 
@@ -273,6 +274,15 @@ class ActivityApp:
         await self.service.answer(int(request.match_info["id"]), session, body.get("question"),
                                   body.get("answer"))
         return _text({"ok": True})
+
+    async def _rematch(self, request: web.Request) -> web.Response:
+        session = await self._session_of(request)
+        live = await rematch(self.service, int(request.match_info["id"]), session)
+        row = live.row
+        return _text({"table": {"id": row.id, "game": row.game, "status": row.status,
+                                "version": row.version, "names": [s.name for s in row.seats],
+                                "seat": row.seat_of(session.user_id),
+                                "channel_id": str(row.thread_id or row.channel_id)}})
 
     # -- live -----------------------------------------------------------------------------------
 
