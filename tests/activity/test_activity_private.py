@@ -79,3 +79,37 @@ async def test_a_group_dm_activity_lists_and_plays_that_channels_tables(served):
     # A server channel's table is not this session's.
     status, answer = await pages[ana.id].call("GET", f"/api/tables/{other.id}")
     assert status == 403 and answer["error"]["code"] == "other_channel"
+
+
+async def test_a_narabi_condition_naming_a_side_names_the_player_on_the_board(served):
+    """Seats are listed top to bottom on the board: "the player on your right" is named."""
+    from bot.games import game_class
+    h, http = served
+    cls = game_class("narabi")
+    options = cls.normalize_options(None)
+    sides = {"left": 1, "right": -1, "left2": 2, "right2": -2}
+
+    def named_cards(seed):
+        cards = cls.new(3, options, seed).private_view(0)["cards"]
+        return [c for c in cards if c["condition"] in sides]
+
+    seed = next(s for s in range(500) if named_cards(s))
+    players = [Member(101, "Ana"), Member(102, "Ben"), Member(103, "Cleo")]
+    tables = h.bot.tables
+    live = await tables.open_lobby("narabi", guild_id=None, channel_id=GROUP_DM,
+                                   host_id=101, host_name="Ana", options=None, locale="en",
+                                   seats=[SeatRow(0, 101, "Ana", locale="en")])
+    for p in players[1:]:
+        await tables.join(live.id, p.id, p.name, "en")
+    await tables.start(live.id, 101, use_thread=False, seed=seed)
+    page = Page(h, http)
+    await page.sign_in(*private_launch(h, players[0]))
+    state = await page.state(live.id)
+    by_id = {c["id"]: c for c in state["private"]["cards"]}
+    expected = named_cards(seed)
+    for card in expected:
+        assert by_id[card["id"]]["seat_named"] == sides[card["condition"]] % 3
+    assert all("seat_named" not in c for c in state["private"]["cards"]
+               if c["condition"] not in sides)
+    # Nobody else's conditions came with it.
+    assert set(by_id) == {c["id"] for c in state["public"]["rows"][0]}

@@ -356,6 +356,8 @@ export class TableView {
         const li = node("li", {}, list);
         node("strong", {}, li, `${c.number ?? "○"} ${t(`activity.narabi.colour.${c.colour}`)}`);
         node("span", {}, li, " — " + (texts[String(c.id)] || tOr(`narabi.condition.${c.condition}`, narabi.conditionLabel(c.condition))));
+        // "on your left/right" means nothing in a list of seats: the player is named too
+        if (Number.isInteger(c.seat_named)) node("span", { class: "seat-named" }, li, ` → ${this.names()[c.seat_named] || ""}`);
       }
     }
   }
