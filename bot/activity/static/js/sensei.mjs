@@ -142,7 +142,7 @@ export function draw(svg, view, ui) {
     const colour = move.planned ? PLANNED_ARROW : move.ongoing ? CURRENT_ARROW : jump ? JUMP_ARROW : STONE_ARROW;
     const neighbour = Math.hypot(b[0] - a[0], b[1] - a[1]) < CELL * 1.5;
     const drawn = jump && neighbour
-      ? hop(arrows, a, b, { colour, width: 8, bend: CELL * 0.8, trimStart: CELL * 0.3, trimEnd: CELL * PIECE_RIM })
+      ? hop(arrows, a, b, { colour, width: 8, bend: CELL * 1.3, trimStart: CELL * 0.4, trimEnd: CELL * PIECE_RIM, towards: [SIZE / 2, SIZE / 2] })
       : arrow(arrows, a, b, {
         colour, width: jump ? 8 : 9, dashed: jump, trimStart: CELL * startTrim, trimEnd: CELL * endTrim,
       });

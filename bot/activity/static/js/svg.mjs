@@ -44,11 +44,14 @@ export function arrow(parent, [sx, sy], [ex, ey], { colour, width, dashed = fals
 
 /** A jump to a neighbouring square: a straight arrow there would be all head (a tiny
  * triangle), so it hops over the shared edge as a dashed arc, its head at the target's rim. */
-export function hop(parent, [sx, sy], [ex, ey], { colour, width, bend, trimStart = 0, trimEnd = 0, alpha = 225 / 255 }) {
+export function hop(parent, [sx, sy], [ex, ey], { colour, width, bend, trimStart = 0, trimEnd = 0, alpha = 225 / 255, towards = null }) {
   const length = Math.hypot(ex - sx, ey - sy);
   if (!length) return null;
-  const px = -(ey - sy) / length, py = (ex - sx) / length;
-  const cx = (sx + ex) / 2 + px * bend, cy = (sy + ey) / 2 + py * bend;
+  let px = -(ey - sy) / length, py = (ex - sx) / length;
+  const mx = (sx + ex) / 2, my = (sy + ey) / 2;
+  // it bulges towards ``towards`` (the board's middle), never off the board's edge
+  if (towards && (towards[0] - mx) * px + (towards[1] - my) * py < 0) { px = -px; py = -py; }
+  const cx = mx + px * bend, cy = my + py * bend;
   const toward = (x, y, d) => {
     const l = Math.hypot(cx - x, cy - y) || 1;
     return [x + ((cx - x) / l) * d, y + ((cy - y) / l) * d];
