@@ -180,7 +180,9 @@ class ActivityApp:
         hint = _lang_hint(request, body.get("lang"))
         if not (isinstance(code, str) and 0 < len(code) <= 256 and instance_id_ok(instance)):
             raise own_refusal(400, "bad_request", hint)
-        self.throttle.enter()
+        if not self.throttle.enter():
+            # an exchange takes about a second: the others' will be done by then
+            raise _later(429, "too_many", hint, 1.0)
         try:
             found = await self.authenticate(code, instance)
         except DiscordRefused as exc:

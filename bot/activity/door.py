@@ -45,7 +45,8 @@ def instance_id_ok(value: object) -> bool:
 
 
 class SignInThrottle:
-    """Counts sign-in attempts; ``admit`` answers None (go on) or the seconds to wait."""
+    """Counts sign-in attempts; ``admit`` answers None (go on) or the seconds to wait, and
+    ``enter``/``leave`` bound the exchanges in flight."""
 
     def __init__(self, per_address: int, total: int, in_flight: int, *,
                  clock: Callable[[], float] = time.monotonic, window: float = WINDOW) -> None:
@@ -73,8 +74,6 @@ class SignInThrottle:
             return mine[0] + self.window - now
         if len(self._all) >= self.total:
             return self._all[0] + self.window - now
-        if self.in_flight >= self.in_flight_max:
-            return 1.0  # an exchange takes about a second; no attempt is counted for it
         if mine is None:
             if len(self._by_address) >= ADDRESSES_KEPT:
                 self._prune(now)
@@ -92,8 +91,13 @@ class SignInThrottle:
         while len(self._by_address) >= ADDRESSES_KEPT:
             del self._by_address[next(iter(self._by_address))]
 
-    def enter(self) -> None:
+    def enter(self) -> bool:
+        """One more code exchange waiting on Discord, if fewer than ``in_flight`` are (checked
+        and taken with no await between, so concurrent sign-ins cannot all slip through)."""
+        if self.in_flight >= self.in_flight_max:
+            return False
         self.in_flight += 1
+        return True
 
     def leave(self) -> None:
         self.in_flight -= 1
