@@ -115,3 +115,32 @@ async def test_a_rematch_is_for_finished_games_and_the_seated_only(sensei):
     await watcher.sign_in(*code_for(h, Member(103, "Cleo"), table.thread))
     status, answer = await watcher.call("POST", f"/api/tables/{table.id}/rematch", {})
     assert status == 403 and answer["error"]["code"] == "not_seated"
+
+
+async def test_a_rematch_against_the_ai_starts_at_once_and_opens_on_this_board(tmp_path):
+    from bot.store import SeatRow
+    from bot.testing.fake_discord import CHANNEL_ID
+    h = await start_activity_bot(tmp_path / "bot.sqlite3")
+    try:
+        ana = Member(101, "Ana")
+        tables = h.bot.tables
+        live = await tables.open_lobby("sensei", guild_id=h.fake.guild_id, channel_id=CHANNEL_ID,
+                                       host_id=ana.id, host_name=ana.name, options=None,
+                                       locale="en", seats=[SeatRow(0, ana.id, ana.name)])
+        await tables.add_ai(live.id, ana.id, "easy", "AI · Easy")
+        live = await tables.start(live.id, ana.id, use_thread=False, seed=3)
+        async with aiohttp.ClientSession() as http:
+            page = Page(h, http)
+            await page.sign_in(*code_for(h, ana, CHANNEL_ID))
+            state = await page.state(live.id)
+            status, answer = await page.act(live.id, state["version"], [{"type": "resign"}])
+            assert status == 200 and answer["state"]["status"] == "finished", answer
+            status, answer = await page.call("POST", f"/api/tables/{live.id}/rematch", {})
+            assert status == 200, answer
+            rematch = answer["table"]
+            assert rematch["status"] == "playing" and rematch["names"] == ["Ana", "AI · Easy"]
+            opened = await page.state(rematch["id"])
+            assert opened["status"] == "playing" and opened["seat"] == 0
+            assert opened["seats"][1]["ai"] == "easy"
+    finally:
+        await h.bot.close()
