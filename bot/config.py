@@ -95,6 +95,13 @@ class Settings:
     #: signs the Activity's sessions (None: derived from the client secret)
     activity_session_secret: str | None = field(default=None, repr=False)
     activity_session_hours: float = 12.0
+    #: sign-ins (``POST /api/session``) let in per minute from one address, and in total
+    activity_signin_per_address: int = 10
+    activity_signin_per_minute: int = 60
+    #: OAuth2 code exchanges with Discord at once
+    activity_signin_in_flight: int = 4
+    #: a session's person is looked for in its activity instance at most this often (seconds)
+    activity_recheck_seconds: float = 180.0
 
     @property
     def activity_enabled(self) -> bool:
@@ -206,12 +213,23 @@ def _activity(env: Mapping[str, str]) -> dict[str, object]:
         raise ConfigError(f"DISCORD_CLIENT_ID must be the application id (digits only), got "
                           f"{client!r}.")
     hours = _positive(env, "ACTIVITY_SESSION_HOURS", "hours, e.g. 12")
+    door = {key: _number(env, name, unit, minimum=1)
+            for key, name, unit in (
+                ("activity_signin_per_address", "ACTIVITY_SIGNIN_PER_ADDRESS",
+                 "sign-ins per minute, e.g. 10"),
+                ("activity_signin_per_minute", "ACTIVITY_SIGNIN_PER_MINUTE",
+                 "sign-ins per minute, e.g. 60"),
+                ("activity_signin_in_flight", "ACTIVITY_SIGNIN_IN_FLIGHT",
+                 "code exchanges at once, e.g. 4"))}
+    recheck = _number(env, "ACTIVITY_RECHECK_SECONDS", "seconds, e.g. 180", minimum=10)
     return {"activity_port": None if port is None else int(port),
             "activity_host": env.get("ACTIVITY_HOST", "").strip() or "127.0.0.1",
             "discord_client_id": int(client) if client else None,
             "discord_client_secret": secret,
             "activity_session_secret": env.get("ACTIVITY_SESSION_SECRET", "").strip() or None,
-            "activity_session_hours": 12.0 if hours is None else hours}
+            "activity_session_hours": 12.0 if hours is None else hours,
+            **{key: int(value) for key, value in door.items() if value is not None},
+            **({} if recheck is None else {"activity_recheck_seconds": recheck})}
 
 
 def _database(env: Mapping[str, str]) -> tuple[Path, str | None]:

@@ -16,8 +16,9 @@ from aiohttp import WSMsgType, web
 
 from ..i18n import LANGUAGES, catalogs, language_of
 from .discord_api import DiscordRefused
+from .door import SignInThrottle, instance_id_ok, retry_after
 from .hub import Board, Hub
-from .service import ActivityService, Refused, own_refusal
+from .service import ActivityService, Refused, own_refusal, rematch
 from .sessions import Session, SessionError, Sessions
 
 log = logging.getLogger(__name__)
@@ -69,7 +70,10 @@ class ActivityApp:
     def __init__(self, service: ActivityService, hub: Hub, sessions: Sessions, *,
                  authenticate: Callable[[str, str], Awaitable[dict[str, Any]]],
                  client_id: int, mock: bool = False, local: bool = False,
-                 launches: Callable[[int, int], int | None] = lambda user, channel: None) -> None:
+                 launches: Callable[[int, int], int | None] = lambda user, channel: None,
+                 throttle: SignInThrottle | None = None,
+                 present: Callable[[Session, bool], Awaitable[bool]] | None = None,
+                 recheck: float = 180.0) -> None:
         self.service = service
         self.hub = hub
         self.sessions = sessions
@@ -77,6 +81,10 @@ class ActivityApp:
         self.client_id = client_id
         self.mock = mock
         self.launches = launches
+        self.throttle = throttle or SignInThrottle(10, 60, 4, clock=sessions.clock)
+        #: whether a session's person is still in its instance (None: not looked at)
+        self.present = present
+        self.recheck = recheck
         ancestors = FRAME_ANCESTORS + (" " + LOCAL_ANCESTORS if local else "")
         # 'self' covers the socket in current browsers; older WebKit wants it named: inside
         # Discord the page's origin is always under discordsays.com (Discord's proxy).
@@ -100,6 +108,7 @@ class ActivityApp:
         app.router.add_post("/api/tables/{id:[0-9]{1,18}}/actions", self._actions)
         app.router.add_post("/api/tables/{id:[0-9]{1,18}}/ask", self._ask)
         app.router.add_post("/api/tables/{id:[0-9]{1,18}}/answer", self._answer)
+        app.router.add_post("/api/tables/{id:[0-9]{1,18}}/rematch", self._rematch)
         app.router.add_get("/api/live", self._live)
         return app
 
@@ -161,20 +170,29 @@ class ActivityApp:
         return web.json_response(page_strings(pick_language(request.match_info["lang"])))
 
     async def _session(self, request: web.Request) -> web.Response:
+        # Counted before anything else is read: junk costs the sender their share, never a
+        # call to Discord beyond it.
+        wait = self.throttle.admit(request.remote or "")
+        if wait is not None:
+            raise _later(429, "too_many", _lang_hint(request), wait)
         body = await _json(request)
         code, instance = body.get("code"), body.get("instance_id")
         hint = _lang_hint(request, body.get("lang"))
-        if not (isinstance(code, str) and 0 < len(code) <= 256 and isinstance(instance, str)
-                and 0 < len(instance) <= 256):
+        if not (isinstance(code, str) and 0 < len(code) <= 256 and instance_id_ok(instance)):
             raise own_refusal(400, "bad_request", hint)
+        if not self.throttle.enter():
+            # an exchange takes about a second: the others' will be done by then
+            raise _later(429, "too_many", hint, 1.0)
         try:
             found = await self.authenticate(code, instance)
         except DiscordRefused as exc:
-            if exc.status == 0 or exc.status >= 500:
-                raise own_refusal(502, "discord_failed", hint) from None
+            if exc.busy:
+                raise _later(503, "discord_failed", hint, exc.retry_after or 5.0) from None
             if exc.what == "activity instance":
                 raise own_refusal(403, "not_in_instance", hint) from None
             raise own_refusal(401, "code_refused", hint) from None
+        finally:
+            self.throttle.leave()
         user = found["user"]
         lang = pick_language(body.get("lang"), user.get("locale"))
         name = user.get("global_name") or user.get("username") or str(user["id"])
@@ -189,19 +207,25 @@ class ActivityApp:
             "lang": lang, "strings": page_strings(lang),
             "table": self.launches(session.user_id, session.channel_id)})
 
-    def _session_of(self, request: web.Request) -> Session:
+    async def _session_of(self, request: web.Request) -> Session:
         header = request.headers.get("Authorization", "")
         token = header[7:].strip() if header.startswith("Bearer ") else None
-        return self.sessions.read(token)
+        return await self._still_in(self.sessions.read(token))
+
+    async def _still_in(self, session: Session, fresh: bool = False) -> Session:
+        """The session, if its person has not left its activity instance."""
+        if self.present is not None and not await self.present(session, fresh):
+            raise SessionError("session_left")
+        return session
 
     # -- tables ---------------------------------------------------------------------------------
 
     async def _tables(self, request: web.Request) -> web.Response:
-        session = self._session_of(request)
+        session = await self._session_of(request)
         return _text(await self.service.channel_tables(session))
 
     async def _new_table(self, request: web.Request) -> web.Response:
-        session = self._session_of(request)
+        session = await self._session_of(request)
         body = await _json(request)
         live = await self.service.open_lobby(session, body.get("game"),
                                              session.name or str(session.user_id))
@@ -210,12 +234,12 @@ class ActivityApp:
         return _text({"table": mine})
 
     async def _table(self, request: web.Request) -> web.Response:
-        session = self._session_of(request)
+        session = await self._session_of(request)
         text = await self.service.state(int(request.match_info["id"]), session)
         return web.Response(text=text, content_type="application/json")
 
     async def _plan(self, request: web.Request) -> web.Response:
-        session = self._session_of(request)
+        session = await self._session_of(request)
         body = await _json(request)
         version, plan = body.get("version"), body.get("plan")
         if not isinstance(version, int) or not isinstance(plan, list):
@@ -224,7 +248,7 @@ class ActivityApp:
                                              plan))
 
     async def _actions(self, request: web.Request) -> web.Response:
-        session = self._session_of(request)
+        session = await self._session_of(request)
         body = await _json(request)
         version, nonce, actions = body.get("version"), body.get("nonce"), body.get("actions")
         if not isinstance(version, int) or not isinstance(actions, list) \
@@ -240,18 +264,27 @@ class ActivityApp:
                             content_type="application/json")
 
     async def _ask(self, request: web.Request) -> web.Response:
-        session = self._session_of(request)
+        session = await self._session_of(request)
         body = await _json(request)
         question = await self.service.ask(int(request.match_info["id"]), session,
                                           body.get("card"), body.get("other"))
         return _text({"ok": True, "question": question})
 
     async def _answer(self, request: web.Request) -> web.Response:
-        session = self._session_of(request)
+        session = await self._session_of(request)
         body = await _json(request)
         await self.service.answer(int(request.match_info["id"]), session, body.get("question"),
                                   body.get("answer"))
         return _text({"ok": True})
+
+    async def _rematch(self, request: web.Request) -> web.Response:
+        session = await self._session_of(request)
+        live = await rematch(self.service, int(request.match_info["id"]), session)
+        row = live.row
+        return _text({"table": {"id": row.id, "game": row.game, "status": row.status,
+                                "version": row.version, "names": [s.name for s in row.seats],
+                                "seat": row.seat_of(session.user_id),
+                                "channel_id": str(row.thread_id or row.channel_id)}})
 
     # -- live -----------------------------------------------------------------------------------
 
@@ -262,8 +295,8 @@ class ActivityApp:
         try:
             first = await ws.receive(timeout=HELLO_WITHIN)
             hello = json.loads(first.data) if first.type == WSMsgType.TEXT else {}
-            session = self.sessions.read(hello.get("session") if isinstance(hello, dict)
-                                         else None)
+            session = await self._still_in(self.sessions.read(
+                hello.get("session") if isinstance(hello, dict) else None), fresh=True)
         except (asyncio.TimeoutError, ValueError, SessionError) as exc:
             code = exc.code if isinstance(exc, SessionError) else "session_missing"
             await ws.send_str(_dumps({"type": "error",
@@ -284,15 +317,22 @@ class ActivityApp:
         while not ws.closed:
             left = session.expires - self.sessions.clock()
             try:
-                message = await ws.receive(timeout=max(0.0, left))
+                message = await ws.receive(timeout=max(0.0, min(left, self.recheck)))
             except asyncio.TimeoutError:
                 message = None
-            if message is None or session.expires <= self.sessions.clock():
+            ended = None
+            if session.expires <= self.sessions.clock():
+                ended = "session_expired"
+            elif self.present is not None and not await self.present(session, False):
+                ended = "session_left"  # looked up at most every `recheck` seconds
+            if ended is not None:
                 board.send(_dumps({"type": "error", **own_refusal(
-                    401, "session_expired", session.lang).body()}))
+                    401, ended, session.lang).body()}))
                 await asyncio.sleep(0.05)  # let the writer send it
-                await ws.close(code=4401, message=b"session expired")
+                await ws.close(code=4401, message=ended.encode("ascii"))
                 return
+            if message is None:
+                continue
             if message.type != WSMsgType.TEXT:
                 return
             try:
@@ -309,6 +349,14 @@ class ActivityApp:
                 await self.hub.send_list(board)
             elif kind == "ping":
                 board.send('{"type":"pong"}')
+
+
+def _later(status: int, code: str, lang: str, wait: float) -> web.HTTPException:
+    """A refusal that says when to come back (``Retry-After``)."""
+    body = own_refusal(status, code, lang).body()
+    kind = web.HTTPTooManyRequests if status == 429 else web.HTTPServiceUnavailable
+    return kind(text=_dumps(body), content_type="application/json",
+                headers={"Retry-After": retry_after(wait)})
 
 
 def _lang_hint(request: web.Request, *more: Any) -> str:

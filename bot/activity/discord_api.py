@@ -24,10 +24,18 @@ class DiscordRefused(Exception):
     """Discord said no (a bad or used code, an expired token, an unknown instance), or did not
     answer: ``status`` is its HTTP status (0: unreachable)."""
 
-    def __init__(self, what: str, status: int) -> None:
+    def __init__(self, what: str, status: int, retry_after: float | None = None) -> None:
         super().__init__(f"{what}: HTTP {status}")
         self.what = what
         self.status = status
+        #: Discord's ``Retry-After`` (seconds) on a 429, when it gave one
+        self.retry_after = retry_after
+
+    @property
+    def busy(self) -> bool:
+        """Discord could not serve it now (unreachable, rate limited, failing): the person's
+        code may be good, so they are told to try again, never that it was refused."""
+        return self.status == 0 or self.status == 429 or self.status >= 500
 
 
 class DiscordOAuth:
@@ -56,12 +64,13 @@ class DiscordOAuth:
             async with self._http().request(method, self.base + path, **kwargs) as response:
                 status = response.status
                 body = await response.json() if status < 300 else None
+                wait = _seconds(response.headers.get("Retry-After")) if status == 429 else None
         except (aiohttp.ClientError, OSError, ValueError, TimeoutError) as exc:
             log.warning("Discord %s failed: %s", what, type(exc).__name__)
             raise DiscordRefused(what, 0) from None
         if status >= 300 or not isinstance(body, dict):
             log.info("Discord refused %s (HTTP %s)", what, status)
-            raise DiscordRefused(what, status)
+            raise DiscordRefused(what, status, wait)
         return body
 
     async def exchange(self, code: str) -> str:
@@ -78,6 +87,14 @@ class DiscordOAuth:
     async def me(self, access_token: str) -> dict[str, Any]:
         return await self._call("user", "GET", "/users/@me",
                                 headers={"Authorization": f"Bearer {access_token}"})
+
+
+def _seconds(value: Any) -> float | None:
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        return None
+    return seconds if 0 <= seconds < 3600 else None
 
 
 async def activity_instance(http: discord.http.HTTPClient, application_id: int,

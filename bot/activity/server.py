@@ -12,10 +12,11 @@ from aiohttp import web
 from ..config import Settings
 from .app import ActivityApp
 from .discord_api import DiscordOAuth, DiscordRefused, activity_instance
+from .door import Presence, SignInThrottle
 from .hub import Hub
 from .pgnotify import PgBridge
 from .service import ActivityService, Runtime
-from .sessions import Sessions, derive_key
+from .sessions import Session, Sessions, derive_key
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,10 @@ class ActivityServer:
                                  settings.activity_session_hours * 3600.0, clock)
         self.oauth = DiscordOAuth(self.client_id, settings.discord_client_secret or "",
                                   session=oauth_session)
+        self.throttle = SignInThrottle(settings.activity_signin_per_address,
+                                       settings.activity_signin_per_minute,
+                                       settings.activity_signin_in_flight, clock=clock)
+        self.presence = Presence(self._instance_users, settings.activity_recheck_seconds, clock)
         self._hints: dict[tuple[int, int], tuple[int, float]] = {}
         self.runner: web.AppRunner | None = None
         self.bridge: PgBridge | None = None
@@ -61,7 +66,9 @@ class ActivityServer:
         local = self.mock or self.settings.activity_host in ("127.0.0.1", "localhost", "::1")
         app = ActivityApp(self.service, self.hub, self.sessions, authenticate=self.authenticate,
                           client_id=self.client_id, mock=self.mock, local=local,
-                          launches=self.launched_table)
+                          launches=self.launched_table, throttle=self.throttle,
+                          present=self.present,
+                          recheck=self.settings.activity_recheck_seconds)
         self.runner = web.AppRunner(app.make(), access_log=None, shutdown_timeout=2.0)
         await self.runner.setup()
         site = web.TCPSite(self.runner, self.settings.activity_host,
@@ -96,7 +103,8 @@ class ActivityServer:
         token = await self.oauth.exchange(code)
         user = await self.oauth.me(token)
         instance = await activity_instance(self.bot.http, self.client_id, instance_id)
-        users = {str(u) for u in instance.get("users") or ()}
+        users = frozenset(str(u) for u in instance.get("users") or ())
+        self.presence.saw(instance_id, users)
         location = instance.get("location") or {}
         if str(user.get("id")) not in users or not str(location.get("channel_id", "")).isdigit():
             raise DiscordRefused("activity instance", 403)
@@ -104,6 +112,20 @@ class ActivityServer:
         return {"user": user, "access_token": token,
                 "channel_id": int(location["channel_id"]),
                 "guild_id": int(guild) if str(guild or "").isdigit() else None}
+
+    async def present(self, session: Session, fresh: bool = False) -> bool:
+        """Whether the session's person is still in its activity instance (Discord's word, at
+        most ``activity_recheck_seconds`` old; ``fresh``: asked again now)."""
+        return await self.presence.still_in(session.instance_id, session.user_id, fresh=fresh)
+
+    async def _instance_users(self, instance_id: str) -> frozenset[str] | None:
+        try:
+            instance = await activity_instance(self.bot.http, self.client_id, instance_id)
+        except DiscordRefused as exc:
+            if exc.status == 404:
+                return None  # the instance ended: everyone left it
+            raise
+        return frozenset(str(u) for u in instance.get("users") or ())
 
     # -- which table a launch is for ------------------------------------------------------------
 

@@ -47,7 +47,9 @@ def own_refusal(status: int, code: str, lang: str, **params: Any) -> Refused:
 
 #: TableError codes and the HTTP status they are answered with (others: 409)
 _STATUS = {"no_table": 404, "not_seated": 403, "seat_ai_held": 403, "stale": 409,
-           "lobby_exists": 409, "bad_options": 400}
+           "lobby_exists": 409, "bad_options": 400,
+           # the rules' own word for it (IllegalAction, 422), whoever checked it first
+           "not_your_turn": 422}
 
 
 def refusal(exc: TableError | IllegalAction | StoreFailure, game: str, lang: str) -> Refused:
@@ -97,9 +99,19 @@ class ActivityService:
         live = await self.tables.with_game(table_id)
         if live is None:
             raise refusal(TableError("no_table"), "", session.lang)
-        if session.channel_id not in (live.row.channel_id, live.row.thread_id):
+        if session.channel_id not in (live.row.channel_id, live.row.thread_id) \
+                and not await self._rematch_of_here(live, session):
             raise own_refusal(403, "other_channel", session.lang)
         return live
+
+    async def _rematch_of_here(self, live: LiveTable, session: Session) -> bool:
+        """A rematch asked for on a board of this channel opens on that board (its lobby is
+        posted in the parent channel, its game in a thread of its own)."""
+        if live.row.rematch_of is None:
+            return False
+        first = await self.tables.get(live.row.rematch_of)
+        return first is not None and session.channel_id in (first.row.channel_id,
+                                                            first.row.thread_id)
 
     async def public_json(self, live: LiveTable) -> str:
         """The table's public part as JSON text (open: ``…,`` follows), once per version."""
@@ -167,7 +179,11 @@ class ActivityService:
                            "channel_id": str(row.thread_id or row.channel_id)})
         playing = [e for e in listed if e["status"] == "playing"
                    and e["channel_id"] == str(session.channel_id)]
-        return {"channel_id": str(session.channel_id), "games": list(keys()),
+        # A DM or group DM (Discord's location kind "pc"): the bot may not post there, so a
+        # game is started with its command in the chat, and the board lists and plays it.
+        private = session.guild_id is None
+        return {"channel_id": str(session.channel_id), "private": private,
+                "games": [] if private else list(keys()),
                 "tables": listed, "open": playing[0]["id"] if len(playing) == 1 else None}
 
     # -- playing ------------------------------------------------------------------------------
@@ -194,10 +210,16 @@ class ActivityService:
             trial = views.sensei_trial(game, seat, list(plan))
         except (TableError, IllegalAction) as exc:
             raise refusal(exc, live.row.game, session.lang) from None
-        public = trial.public_view()
-        return {"version": version, "public": public,
+        # The arrows are the table's own (its last turn, and actions of this turn already
+        # played) plus the plan's, marked planned: a plan that fills the turn closes it on the
+        # trial copy, and must not look sent (nor its turn number move on) before Send.
+        real = game.public_view()
+        planned = [{"from": a["from"], "to": a["to"], "kind": a["type"], "seat": seat,
+                    "ongoing": True, "planned": True} for a in plan]
+        return {"version": version, "public": trial.public_view(),
                 "legal": views.sensei_legal(game, trial, seat, bool(plan)),
-                "last": views.last_arrows("sensei", public)}
+                "last": views.last_arrows("sensei", real) + planned,
+                "turn": real["turn"], "planned": len(plan)}
 
     async def act(self, table_id: int, session: Session, version: int,
                   actions: list[Mapping[str, Any]]) -> LiveTable:
@@ -300,6 +322,8 @@ class ActivityService:
     async def open_lobby(self, session: Session, game: Any, name: str) -> LiveTable:
         if game not in keys():
             raise own_refusal(400, "bad_request", session.lang)
+        if session.guild_id is None:
+            raise own_refusal(409, "start_in_chat", session.lang)
         try:
             # The table's public language: the server's choice (/config language), else the
             # host's (the page knows no server language of Discord's).
@@ -313,6 +337,32 @@ class ActivityService:
             raise refusal(exc, str(game), session.lang) from None
         self.runtime.on_commit(live.id)  # the reconciler posts the lobby message
         return live
+
+
+async def rematch(service: ActivityService, table_id: int, session: Session) -> LiveTable:
+    """The thread's Rematch, from the board: the same seats (AI players kept), hosted by the
+    person asking; against AI players only, it starts at once."""
+    live = await service.live(table_id, session)
+    row = live.row
+    service._seat(live, session)
+    if session.guild_id is None:
+        raise own_refusal(409, "start_in_chat", session.lang)
+    seats = [SeatRow(s.seat, s.user_id, s.name, ai=None if s.person else s.ai, locale=s.locale)
+             for s in row.seats]
+    try:
+        if row.status != "finished":
+            raise TableError("rematch_unfinished")
+        new = await service.tables.open_lobby(
+            row.game, guild_id=row.guild_id, channel_id=row.channel_id, host_id=session.user_id,
+            host_name=session.name or str(session.user_id), options=row.options,
+            locale=row.locale, rematch_of=row.id, seats=seats,
+            clock=(row.turn_limit, row.timeout_policy))
+        if all(s.ai is not None or s.user_id == session.user_id for s in seats):
+            new = await service.tables.start(new.id, session.user_id, use_thread=True)
+    except (TableError, StoreFailure) as exc:
+        raise refusal(exc, row.game, session.lang) from None
+    service.runtime.on_commit(new.id)  # the lobby (or the started game) is posted
+    return new
 
 
 def _signature(questions: list[dict[str, Any]]) -> tuple[int, int]:

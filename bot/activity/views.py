@@ -83,9 +83,25 @@ def viewer_part(live: LiveTable, user_id: int) -> dict[str, Any]:
     if seat is None or game is None:
         return {"seat": None, "your_turn": False, "private": None, "legal": None}
     your_turn = row.status == "playing" and game.to_move == seat and row.seats[seat].ai is None
+    private = game.private_view(seat) or {}
+    if row.game == "narabi":
+        private = narabi_seats_named(game, seat, private)
     return {"seat": seat, "your_turn": your_turn,
-            "private": game.private_view(seat) or {},
+            "private": private,
             "legal": legal_for(row.game, game, seat) if your_turn else None}
+
+
+def narabi_seats_named(game: Any, seat: int, private: dict[str, Any]) -> dict[str, Any]:
+    """Each card whose condition names a seat by where it sits ("the player on your right")
+    gets that seat (``seat_named``): the board lists the seats top to bottom, where left and
+    right mean nothing, so the page names the player instead."""
+    cards = []
+    for card in private.get("cards") or ():
+        condition = (game.cards.get(card["id"]) or {}).get("condition") or {}
+        if condition.get("kind") == "seat" and isinstance(condition.get("offset"), int):
+            card = dict(card, seat_named=(seat + condition["offset"]) % game.seats)
+        cards.append(card)
+    return dict(private, cards=cards) if cards else private
 
 
 def legal_for(game_key: str, game: Game, seat: int,

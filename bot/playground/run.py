@@ -33,7 +33,10 @@ def settings_for(database: Path, ai_pause: float = 1.0, ai_priority: str = "low"
     from bot.testing.fake_apps import CLIENT_SECRET
     # The Activity on any free port of this machine, signing in against the stand-in's
     # application (whose client secret this is).
-    extra = dict(activity_port=0, discord_client_secret=CLIENT_SECRET) if activity else {}
+    # Everyone in the playground signs in from this machine's one address: it gets the whole
+    # door's share, not one person's.
+    extra = dict(activity_port=0, discord_client_secret=CLIENT_SECRET,
+                 activity_signin_per_address=60) if activity else {}
     return Settings(token="", database_path=database, dev_guild_id=None, log_level="WARNING",
                     ai_workers=1, render_workers=0, ai_pause_seconds=ai_pause,
                     ai_priority=ai_priority, **extra)

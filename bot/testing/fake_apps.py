@@ -26,6 +26,8 @@ ENTRY_POINT_REMOVED = {
                "Please include the Entry Point command in your update request or delete it "
                "separately."}
 _FORM = "application/x-www-form-urlencoded"
+#: open_instance's default: the stand-in's own server, unless the channel is a private one
+_AUTO = object()
 
 
 class AppStandIn:
@@ -54,6 +56,9 @@ class AppStandIn:
         self._tokens: dict[str, dict[str, Any]] = {}
         #: each LAUNCH_ACTIVITY answered: interaction token, instance, user, channel, code
         self.launches: list[dict[str, Any]] = []
+        #: statuses ``/oauth2/token`` answers next, one per call, before judging the code (a
+        #: test's way to have Discord rate limit the exchange, 429, or fail, 5xx)
+        self.token_failures: list[int] = []
 
     def enable_activities(self) -> None:
         """What ticking "Enable Activities" in the Developer Portal does: Discord creates the
@@ -79,21 +84,43 @@ class AppStandIn:
         return self.open_instance(record.channel_id, record.user or {}, interaction_token)
 
     def open_instance(self, channel_id: int, user: dict[str, Any],
-                      interaction_token: str | None = None) -> str:
+                      interaction_token: str | None = None, guild: Any = _AUTO) -> str:
         """An activity instance in ``channel_id`` with ``user`` in it (what a launch, or the
-        Entry Point command Discord handles itself, opens); its code is in ``launches``."""
-        instance_id = f"i-{secrets.token_hex(8)}-gc-{self.fake.guild_id}-{channel_id}"
+        Entry Point command Discord handles itself, opens); its code is in ``launches``.
+        ``guild``: the server's id (default: the stand-in's), or None for a DM or group DM."""
+        if guild is _AUTO:
+            guild = None if self.private(channel_id) else self.fake.guild_id
+        launch_id = str(self._ids())
+        if guild is None:  # a DM or a group DM: a private channel, no guild
+            location = {"id": f"pc-{channel_id}", "kind": "pc", "channel_id": str(channel_id)}
+        else:
+            location = {"id": f"gc-{guild}-{channel_id}", "kind": "gc",
+                        "channel_id": str(channel_id), "guild_id": str(guild)}
+        # Discord's shape: "i-<launch id>-<location id>"
+        instance_id = f"i-{launch_id}-{location['id']}"
         self.instances[instance_id] = {
             "application_id": str(self._app_id()), "instance_id": instance_id,
-            "launch_id": str(secrets.randbits(60)),
-            "location": {"id": f"gc-{self.fake.guild_id}-{channel_id}", "kind": "gc",
-                         "channel_id": str(channel_id), "guild_id": str(self.fake.guild_id)},
+            "launch_id": launch_id, "location": location,
             "users": [str(user.get("id"))] if user else []}
         code = self.grant(user) if user else ""
         self.launches.append({"token": interaction_token, "instance_id": instance_id,
                               "user_id": int(user["id"]) if user else None,
                               "channel_id": channel_id, "code": code})
         return instance_id
+
+    def leave(self, instance_id: str, user_id: int) -> None:
+        """Someone closes the activity (or leaves its voice channel): no longer in its users."""
+        users = self.instances[instance_id]["users"]
+        if str(user_id) in users:
+            users.remove(str(user_id))
+
+    def end(self, instance_id: str) -> None:
+        """Everyone left: Discord forgets the instance (its route answers 404)."""
+        self.instances.pop(instance_id, None)
+
+    def private(self, channel_id: int) -> bool:
+        """Whether ``channel_id`` is a DM or group DM of the stand-in (no guild)."""
+        return channel_id in getattr(self.fake, "private_channels", ())
 
     def join(self, instance_id: str, user: dict[str, Any]) -> str:
         """Another person joins a running activity: they are in its users, and get a code."""
@@ -119,6 +146,12 @@ class AppStandIn:
         if route == "/oauth2/token":
             if method != "POST":
                 return 405, {"message": "405: Method Not Allowed", "code": 0}
+            if self.token_failures:
+                status = self.token_failures.pop(0)
+                if status == 429:
+                    return 429, {"message": "You are being rate limited.", "retry_after": 7.5,
+                                 "global": False}
+                return status, {"message": f"{status}: Server Error", "code": 0}
             return self._token(headers, body)
         refused = SPEC.check(method, path, body)
         if refused is not None:
@@ -129,6 +162,10 @@ class AppStandIn:
         if route == "/users/@me" and method == "GET":
             return 200, user
         return 403, {"message": "Missing Access", "code": 50001}
+
+    @staticmethod
+    def answer_headers(status: int) -> dict[str, str]:
+        return {"Retry-After": "7.5"} if status == 429 else {}
 
     def _token(self, headers: dict[str, str], body: Any) -> tuple[int, Any]:
         kind = {k.lower(): v for k, v in headers.items()}.get("content-type", "")

@@ -253,7 +253,7 @@ class FakeDiscord:
             self.requests.append(Request(method, path, body, at=self.now(), oauth=True))
             status, answer = self.apps.oauth(method, path, headers, body)
             self.requests[-1].status = status
-            return self._answer(status, answer)
+            return self._answer(status, answer, self.apps.answer_headers(status))
         if not interaction:
             if not token.startswith("Bot "):
                 return self._answer(401, {"message": "401: Unauthorized", "code": 0})

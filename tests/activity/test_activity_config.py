@@ -55,3 +55,20 @@ async def test_no_code_token_session_or_secret_reaches_the_log(tmp_path, caplog)
         assert f'"colour": "{colour}"' not in text and f"'colour': '{colour}'" not in text
     finally:
         await h.bot.close()
+
+
+def test_the_doors_settings_are_read_and_checked():
+    base = {"DISCORD_TOKEN": TOKEN, "ACTIVITY_PORT": "8081", "DISCORD_CLIENT_SECRET": "x"}
+    default = Settings.from_env(base)
+    assert (default.activity_signin_per_address, default.activity_signin_per_minute,
+            default.activity_signin_in_flight, default.activity_recheck_seconds) == (10, 60, 4, 180.0)
+    chosen = Settings.from_env({**base, "ACTIVITY_SIGNIN_PER_ADDRESS": "3",
+                                "ACTIVITY_SIGNIN_PER_MINUTE": "200",
+                                "ACTIVITY_SIGNIN_IN_FLIGHT": "8",
+                                "ACTIVITY_RECHECK_SECONDS": "60"})
+    assert (chosen.activity_signin_per_address, chosen.activity_signin_per_minute,
+            chosen.activity_signin_in_flight, chosen.activity_recheck_seconds) == (3, 200, 8, 60.0)
+    for name, bad in (("ACTIVITY_SIGNIN_PER_ADDRESS", "0"), ("ACTIVITY_SIGNIN_IN_FLIGHT", "x"),
+                      ("ACTIVITY_RECHECK_SECONDS", "5")):
+        with pytest.raises(ConfigError, match=name):
+            Settings.from_env({**base, name: bad})

@@ -556,7 +556,7 @@ async def test_barrier_result_names_the_barrier_and_its_touching_stones(harness,
     live.game = Sensei.from_json(data)  # a composed position: this test skips the rebuild
     await h.command(ben, "sensei", "move", channel_id=table.thread, notation="f6-f5")
     description = board(h, table)["embeds"][0]["description"]
-    assert "Ben (red) wins: Ana (green) built a barrier touched by 3 opposing stones." in description
+    assert "Ben (red) wins: Ana (green) has a barrier touched by 3 opposing stones." in description
     assert "Barrier: a4 b4 c4 d4 e4 f4 g4 — touched by b5 d5 f5." in description
     stats = await h.bot.store.user_stats((await h.bot.store.get_table(table.id)).guild_id, ana.id)
     assert stats["sensei"]["loss"] == 1

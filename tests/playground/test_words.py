@@ -23,7 +23,7 @@ USES = (re.compile(r"""\b(?:PG\.t|t|PG\.parts)\(\s*(?:"([\w.]+)"|[^"()]*\?\s*"([
 
 def named_words() -> set[str]:
     found: set[str] = set()
-    for name in ("app.js", "render.js", "index.html"):
+    for name in ("app.js", "render.js", "activity-pane.js", "index.html"):
         text = STATIC.joinpath(name).read_text(encoding="utf-8")
         for use in USES:
             for match in use.finditer(text):

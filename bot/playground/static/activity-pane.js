@@ -17,19 +17,20 @@
     close();
     pane = document.createElement("aside");
     pane.id = "activity-pane";
-    pane.setAttribute("aria-label", "Activity");
+    // in the page's language, like every label of the playground
+    pane.setAttribute("aria-label", PG.t("activity.title"));
     const bar = document.createElement("header");
     const title = document.createElement("span");
-    title.textContent = "Activity";
+    title.textContent = PG.t("activity.title");
     const shut = document.createElement("button");
     shut.type = "button";
     shut.className = "close";
-    shut.setAttribute("aria-label", "Close the Activity");
+    shut.setAttribute("aria-label", PG.t("activity.close"));
     shut.textContent = "✕";
     shut.addEventListener("click", close);
     bar.append(title, shut);
     const frame = document.createElement("iframe");
-    frame.title = "Activity";
+    frame.title = PG.t("activity.title");
     frame.src = url;
     pane.append(bar, frame);
     document.body.appendChild(pane);

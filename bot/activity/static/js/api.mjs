@@ -9,10 +9,11 @@ export function setSession(value) {
 }
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, retryAfter = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.retryAfter = retryAfter; // seconds, from Retry-After (429, 503)
   }
 }
 
@@ -30,7 +31,9 @@ export async function api(method, path, body) {
   try { data = await response.json(); } catch { /* not JSON: said below */ }
   if (!response.ok || (data && data.error)) {
     const error = (data && data.error) || {};
-    throw new ApiError(response.status, error.code || `http_${response.status}`, error.message || t("activity.error.network"));
+    const wait = Number(response.headers.get("Retry-After"));
+    throw new ApiError(response.status, error.code || `http_${response.status}`, error.message || t("activity.error.network"),
+      Number.isFinite(wait) && wait > 0 ? wait : null);
   }
   return data;
 }

@@ -96,12 +96,27 @@ function makeSdk(config) {
   return sdk;
 }
 
+/** The code exchange; when the server is busy (429) or Discord is (503) the code was not
+ * spent, so the same one is sent again after the wait the server asked for. */
+async function signIn(body, tries = 3) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await api("POST", "/api/session", body);
+    } catch (error) {
+      const busy = error instanceof ApiError && (error.status === 429 || error.status === 503);
+      if (!busy || attempt >= tries) throw error;
+      document.getElementById("boot").textContent = error.message;
+      await new Promise((done) => setTimeout(done, Math.min(error.retryAfter || 2, 30) * 1000));
+    }
+  }
+}
+
 async function authenticate() {
   const config = app.config;
   const { code } = await app.sdk.commands.authorize({
     client_id: config.client_id, response_type: "code", state: "", prompt: "none", scope: ["identify", "guilds"],
   });
-  const answer = await api("POST", "/api/session", { code, instance_id: app.sdk.instanceId });
+  const answer = await signIn({ code, instance_id: app.sdk.instanceId });
   app.session = answer;
   setSession(answer.session);
   setStrings(answer.strings);

@@ -65,13 +65,16 @@ export function draw(svg, view, ui) {
   const finished = !!view.finished;
   const toMove = finished ? null : view.to_move;
   const sources = ui.sources || new Map();
+  // The last switch's arrow goes under the seats' names: crossing rows on a phone it would
+  // otherwise cover the name of a seat between (or beside) the two cards.
+  const under = el("g", { "data-layer": "switch" }, svg);
   (view.rows || []).forEach((row, seat) => {
     const top = SIDE + seat * (PILL + CARD_H + ROW_GAP);
     const active = seat === toMove;
     const label = (active ? "▶ " : "") + (ui.names[seat] || String(seat + 1));
     const pillW = Math.min(width - 2 * SIDE, 28 + label.length * 12);
     el("rect", { x: (width - pillW) / 2, y: top + 2, width: pillW, height: PILL - 10, rx: 15, fill: rgb(active ? ACTIVE : PANEL), stroke: rgb(active ? ACTIVE : RING), "stroke-width": 2 }, svg);
-    const name = text(svg, width / 2, top + 17, label, { fill: rgb(active ? ACTIVE_INK : TEXT), "font-size": 19, "font-weight": 700 });
+    const name = text(svg, width / 2, top + 17, label, { fill: rgb(active ? ACTIVE_INK : TEXT), "font-size": 19, "font-weight": 700, "data-seat-name": seat });
     if (label.length * 12 > pillW - 20) {
       name.setAttribute("textLength", String(pillW - 20));
       name.setAttribute("lengthAdjust", "spacingAndGlyphs");
@@ -82,7 +85,7 @@ export function draw(svg, view, ui) {
   if (last && where.has(last.card) && where.has(last.target)) {
     // An arrow both ways under the cards (as render/narabi.py draws it), seen between them.
     const p = where.get(last.card), q = where.get(last.target);
-    const g = el("g", { "pointer-events": "none" }, svg);
+    const g = el("g", { "pointer-events": "none", "data-switch": "1" }, under);
     const a = [p.x + CARD_W / 2, p.y + CARD_H / 2], b = [q.x + CARD_W / 2, q.y + CARD_H / 2];
     // Its heads stop where the line leaves each card (plus the glow round the mover's cards).
     const edge = (from, to) => {

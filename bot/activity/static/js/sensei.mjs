@@ -2,7 +2,7 @@
 // squares (the sides differ by shape too), the character as a figurine, the last turn's squares
 // framed and its moves as arrows (a character's jump dashed, blue), the turn being planned in
 // white. The board turns round for the red seat, so a player's home row is at the bottom.
-import { arrow, el, rgb, text } from "./svg.mjs";
+import { arrow, el, hop, rgb, text } from "./svg.mjs";
 
 export const CELL = 76;
 const EDGE = 26;
@@ -20,6 +20,8 @@ const SEAT_LIGHT = [[120, 214, 142], [255, 150, 136]];
 const STONE_ARROW = [255, 176, 0];
 const JUMP_ARROW = [40, 150, 255];
 const CURRENT_ARROW = [255, 255, 255];
+// the turn being planned: the choice colour, never the last turn's (it is not sent yet)
+const PLANNED_ARROW = [170, 120, 255];
 const LAST_MOVE = [150, 62, 0];
 const CHOICE = [88, 38, 196];
 const PIECE_RIM = 0.44;
@@ -137,10 +139,23 @@ export function draw(svg, view, ui) {
     const short = Math.hypot(b[0] - a[0], b[1] - a[1]) < CELL * 1.5;
     const startTrim = jump ? (short ? 0.12 : 0.3) : 0;
     const endTrim = board[move.to] ? PIECE_RIM : short ? 0.24 : 0.3;
-    arrow(arrows, a, b, {
-      colour: move.ongoing ? CURRENT_ARROW : jump ? JUMP_ARROW : STONE_ARROW,
-      width: jump ? 8 : 9, dashed: jump, trimStart: CELL * startTrim, trimEnd: CELL * endTrim,
-    });
+    const colour = move.planned ? PLANNED_ARROW : move.ongoing ? CURRENT_ARROW : jump ? JUMP_ARROW : STONE_ARROW;
+    const neighbour = Math.hypot(b[0] - a[0], b[1] - a[1]) < CELL * 1.5;
+    const drawn = jump && neighbour
+      ? hop(arrows, a, b, { colour, width: 8, bend: CELL * 1.3, trimStart: CELL * 0.4, trimEnd: CELL * PIECE_RIM, towards: [SIZE / 2, SIZE / 2] })
+      : arrow(arrows, a, b, {
+        colour, width: jump ? 8 : 9, dashed: jump, trimStart: CELL * startTrim, trimEnd: CELL * endTrim,
+      });
+    if (drawn) {
+      drawn.dataset.kind = move.kind;
+      if (move.planned) drawn.dataset.planned = "1";
+      else if (!move.ongoing) drawn.dataset.last = "1";
+    }
+    if (move.planned) {
+      // where the planned piece now stands: a dashed frame in the plan's colour
+      const [l, t] = corner(move.to, flip);
+      el("rect", { x: l + 3, y: t + 3, width: CELL - 6, height: CELL - 6, fill: "none", stroke: rgb(PLANNED_ARROW), "stroke-width": 4, "stroke-dasharray": "10 6", "pointer-events": "none", "data-planned": "1" }, marks);
+    }
   }
   const sources = ui.sources || new Map();
   const pieces = el("g", {}, svg);

@@ -191,6 +191,7 @@ export class TableView {
     this.root.dataset.version = String(s.version);
     this.root.dataset.yourTurn = s.your_turn ? "1" : "0";
     this.root.dataset.status = s.status;
+    this.root.dataset.planned = String(this.plan.length);
     this.app.title(gameName(s.game));
     this.drawBoard();
     this.drawStatus();
@@ -261,6 +262,28 @@ export class TableView {
     return t("activity.result.shared", { names: winners.map(name).join(", ") });
   }
 
+  /** Why a Sensei game ended, in words (the result's reason and details). */
+  reasonText() {
+    const s = this.state, result = (s.public && s.public.result) || s.result;
+    if (!result || !result.reason) return "";
+    const d = result.details || {};
+    const name = (seat) => ((s.seats || [])[seat] || {}).name || String(seat + 1);
+    const winner = (result.winners || [])[0];
+    const loser = d.loser ?? (winner === undefined ? undefined : 1 - winner);
+    const words = tOr(`activity.reason.sensei.${result.reason}`, "", {
+      winner: winner === undefined ? "" : name(winner), loser: loser === undefined ? "" : name(loser),
+      square: d.square || "", barrier: (d.barrier || []).join(" "), touching: (d.touching || []).join(" "),
+    });
+    return d.both ? `${words} ${t("activity.reason.sensei.both")}` : words;
+  }
+
+  async rematch() {
+    const answer = await this.call("POST", `/api/tables/${this.id}/rematch`, {});
+    if (!answer || !answer.table) { this.render(); return; }
+    if (answer.table.status === "lobby") this.app.toast(t("activity.rematch_opened"), "info");
+    await this.app.openTable(answer.table.id);
+  }
+
   drawStatus() {
     const s = this.state, v = (this.shown().public) || {};
     this.statusEl.replaceChildren();
@@ -268,11 +291,17 @@ export class TableView {
     let detail = "";
     if (s.game === "sensei" && s.status === "playing" && !v.finished) {
       const legal = this.shown().legal;
-      detail = t("activity.sensei.turn", { turn: v.turn || 1 });
-      if (s.your_turn && legal) {
+      // The turn being played is the table's, not the planned board's (a full plan closes
+      // the turn on the server's trial copy).
+      detail = t("activity.sensei.turn", { turn: (s.public && s.public.turn) || 1 });
+      if (s.your_turn && this.plan.length && legal && !legal.open) {
+        detail += " · " + t("activity.sensei.planned");
+      } else if (s.your_turn && legal) {
         detail += " · " + t("activity.sensei.stones_left", { count: legal.stone_moves_left ?? 0 });
         if (legal.character_move_left) detail += " · " + t("activity.sensei.character_left");
       }
+    } else if (s.game === "sensei" && v.finished) {
+      detail = this.reasonText();
     } else if (s.game === "narabi" && s.public) {
       detail = t("activity.narabi.switches", { turn: s.public.turn ?? 0, max: s.public.max_turns ?? 0 });
     } else if (s.game === "sarena" && s.public) {
@@ -327,6 +356,8 @@ export class TableView {
         const li = node("li", {}, list);
         node("strong", {}, li, `${c.number ?? "○"} ${t(`activity.narabi.colour.${c.colour}`)}`);
         node("span", {}, li, " — " + (texts[String(c.id)] || tOr(`narabi.condition.${c.condition}`, narabi.conditionLabel(c.condition))));
+        // "on your left/right" means nothing in a list of seats: the player is named too
+        if (Number.isInteger(c.seat_named)) node("span", { class: "seat-named" }, li, ` → ${this.names()[c.seat_named] || ""}`);
       }
     }
   }
@@ -383,6 +414,9 @@ export class TableView {
     } else if (seated && playing && s.game === "sarena") {
       if (s.your_turn) hint = t("activity.hint.sarena");
       this.confirmButton("resign", t("activity.resign"), t("activity.resign_confirm"), () => this.commit([{ type: "resign" }]));
+    }
+    if (seated && !playing && s.status === "finished") {
+      this.button(t("activity.rematch"), () => this.rematch(), { kind: "primary", id: "rematch" });
     }
     if (s.status === "lobby") hint = t("activity.lobby_hint");
     this.hintEl.textContent = hint;

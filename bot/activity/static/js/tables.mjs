@@ -49,6 +49,11 @@ export class TablesView {
       open.addEventListener("click", () => this.app.openTable(table.id));
     }
     node("h2", {}, this.root, t("activity.tables.new"));
+    if (data.private) {
+      // A DM or group chat: the bot cannot post a lobby there; the game's command can.
+      node("p", { class: "hint", "data-private": "1" }, this.root, t("activity.tables.start_in_chat"));
+      return;
+    }
     const games = node("div", { class: "new-games" }, this.root);
     for (const game of data.games || ["narabi", "sensei", "sarena"]) {
       const b = node("button", { type: "button", "data-game": game }, games, gameName(game));
