@@ -12,6 +12,7 @@ shared work itself is one part per job, each in its own module, mixed into ``Gam
 - ``publish``: what the table sees (board, turn lines, DMs), repairs, pictures
 - ``refusals``: answering a refused click
 - ``replay``: watching a finished game again
+- ``remote``: a table where the bot is not a member (one message, kept current by interactions)
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from .host import Host
 from .lobby import LobbyMixin
 from .publish import PublishMixin
 from .refusals import RefusalMixin
+from .remote import RemoteMixin
 from .replay import ReplayMixin
 from .replies import ephemeral, refuse
 from .routing import Route, route
@@ -40,7 +42,7 @@ from .turns import TurnMixin
 LOBBY_VERBS = ("join", "leave", "start", "cancel")
 
 
-class GameCog(LobbyMixin, TurnMixin, PublishMixin, RefusalMixin, ReplayMixin, commands.GroupCog):
+class GameCog(RemoteMixin, LobbyMixin, TurnMixin, PublishMixin, RefusalMixin, ReplayMixin, commands.GroupCog):
     game_key: ClassVar[str]
     #: catalog key of the "My …" button; None for a game without private information
     private_button: ClassVar[str | None] = None
@@ -184,6 +186,7 @@ class GameCog(LobbyMixin, TurnMixin, PublishMixin, RefusalMixin, ReplayMixin, co
     # == routing ===========================================================================
 
     async def on_route(self, interaction: discord.Interaction, route_: Route) -> None:
+        remote = await self.acknowledge_remote(interaction, route_)
         try:
             handler = {
                 "join": self._join, "leave": self._leave, "start": self._start,
@@ -200,3 +203,5 @@ class GameCog(LobbyMixin, TurnMixin, PublishMixin, RefusalMixin, ReplayMixin, co
                 await self.handle(interaction, route_)
         except (TableError, IllegalAction) as exc:
             await self.refuse(interaction, exc, route_)
+        if remote:  # whatever the store holds now, the table's message shows it
+            self.bot.reconciler.mark(route_.table)

@@ -267,7 +267,8 @@ class PublishMixin(CogPart):
         nxt = payload.get("next")
         if nxt is not None and nxt != outcome.seat:
             line += " " + t("game.next", locale, player=self.mention(live, nxt))
-        if live.row.board_message_id is not None and live.row.status == "playing":
+        if live.row.board_message_id is not None and live.row.status == "playing" \
+                and not live.row.remote:  # a remote table's line sits on the board itself
             # However far the board has scrolled up, it is one tap away from the last turn.
             line += " · " + t("game.jump", locale, link=self.board_link(live))
         await self.post(live, line, mentions=True)
