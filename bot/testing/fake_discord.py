@@ -351,9 +351,10 @@ class FakeDiscord:
             if age > INTERACTION_DEADLINE:
                 self.late_answers.append(token)
                 raise Refusal(404, {"code": 10062, "message": "Unknown interaction"})
+            result = self._callback(token, body, files)  # a refused answer acknowledges nothing
             self.acked_at[token] = time.perf_counter()
             self.interaction_replies.setdefault(token, []).append(body)
-            return self._callback(token, body, files)
+            return result
         if age > INTERACTION_TOKEN_LIFETIME:
             self.expired_token_uses.append(token)
             raise Refusal(401, {"code": 50027, "message": "Invalid Webhook Token"})

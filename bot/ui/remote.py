@@ -94,7 +94,7 @@ class RemoteMixin(CogPart):
     def board_tokens(self) -> BoardTokens:
         tokens = getattr(self.bot, "board_tokens", None)
         if tokens is None:
-            tokens = BoardTokens(self.bot.store.clock)
+            tokens = BoardTokens(lambda: self.bot.store.clock())  # a test may replace it
             setattr(self.bot, "board_tokens", tokens)
         return tokens
 
