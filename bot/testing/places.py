@@ -95,15 +95,13 @@ class Place:
         return {USER_INSTALL: str(self.installer)}
 
     def channel_payload(self, names: dict[int, str]) -> dict[str, Any]:
-        from .fake_discord import user_payload
-
         if self.kind == "foreign_guild":
             return {"id": str(self.channel_id), "type": 0, "guild_id": str(self.guild_id),
                     "name": "games", "position": 0, "permission_overwrites": [],
                     "nsfw": False, "parent_id": None}
         channel: dict[str, Any] = {
             "id": str(self.channel_id), "type": self.channel_type, "last_message_id": None,
-            "recipients": [user_payload(u, names.get(u, f"user{u}")) for u in self.recipients]}
+            "recipients": [_user(u, names.get(u, f"user{u}")) for u in self.recipients]}
         if self.kind == "group_dm":
             channel.update(name="friends", owner_id=str(self.installer), icon=None)
         return channel
@@ -114,6 +112,11 @@ class Place:
         if len(parts) >= 2 and parts[0] == "channels" and parts[1] == str(self.channel_id):
             return self.channel_id
         return None
+
+
+def _user(user_id: int, name: str) -> dict[str, Any]:
+    return {"id": str(user_id), "username": name, "global_name": name, "discriminator": "0",
+            "avatar": None, "bot": False}
 
 
 class PlaceRules:

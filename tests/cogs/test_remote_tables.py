@@ -11,19 +11,24 @@ from bot.testing.fake_discord import find_component
 from bot.testing.remote_flows import (bot_calls_into, click_verb, narabi_switch, open_place,
                                       private_answer, sensei_turn, table_id_of, table_message, towards_goal)
 from tests.conftest import start_bot
+from tests.helpers import deal_with
 
 
-async def play_sensei_to_the_end(h, place, people, table_id, rng, *, turns=80):
+async def play_sensei_to_the_end(h, place, people, table_id, rng, *, turns=150):
+    seen = []
     for _ in range(turns):
         live = await h.bot.tables.get(table_id)
         if live.row.status != "playing":
             return live
         seat = live.game.to_move
-        await sensei_turn(h, place, people[seat], towards_goal(live.game, rng))
-    raise AssertionError("the game did not end")
+        token = await sensei_turn(h, place, people[seat], towards_goal(live.game, rng))
+        seen.append((live.game.turn, live.row.version, h.reply_text(token)[:60]))
+    raise AssertionError(f"the game did not end: {seen[-5:]}")
 
 
-async def test_sensei_in_a_group_dm_where_only_ana_installed_the_app(database, players):
+async def test_sensei_in_a_group_dm_where_only_ana_installed_the_app(database, players,
+                                                                   monkeypatch):
+    deal_with(monkeypatch, 17)
     h = await start_bot(database)
     ana, ben = players[:2]
     place = open_place(h, "group_dm", ana, ben)
@@ -50,6 +55,11 @@ async def test_sensei_in_a_group_dm_where_only_ana_installed_the_app(database, p
     assert bot_calls_into(h, place) == [] and h.fake.places.refused == []
     assert h.fake.threads == {}
     assert h.fake.expired_token_uses == [] and h.fake.late_answers == []
+    # ratings belong to a server: a group DM's game is recorded, unrated (PostgreSQL refused
+    # a rating without a server, and the last move with it)
+    rows = await h.bot.store._fetchall("SELECT guild_id, unrated FROM results WHERE table_id=?",
+                                       (table_id,))
+    assert rows == [(None, "no_server")]
     await h.bot.close()
 
 
@@ -130,7 +140,8 @@ async def sensei_table(h, place, host, guest):
     return table_id
 
 
-async def test_a_server_without_the_bot_then_a_restart_mid_game(database, players):
+async def test_a_server_without_the_bot_then_a_restart_mid_game(database, players, monkeypatch):
+    deal_with(monkeypatch, 23)
     h = await start_bot(database)
     ana, ben = players[:2]
     place = open_place(h, "foreign_guild", ana, ben)
@@ -155,7 +166,8 @@ async def test_a_server_without_the_bot_then_a_restart_mid_game(database, player
     await h2.bot.close()
 
 
-async def test_a_game_against_the_ai_in_dms(database, players):
+async def test_a_game_against_the_ai_in_dms(database, players, monkeypatch):
+    deal_with(monkeypatch, 29)
     h = await start_bot(database)
     ana, ben = players[:2]
     h.fake.strangers.add(ana.id)
@@ -164,7 +176,7 @@ async def test_a_game_against_the_ai_in_dms(database, players):
         await h.command(ana, "sensei", "start", channel_id=place.channel_id, ai="easy")
         table_id = table_id_of(table_message(h, place))
         rng = random.Random(2)
-        for _ in range(80):
+        for _ in range(150):
             live = await h.bot.tables.get(table_id)
             if live.row.status != "playing":
                 break
