@@ -16,6 +16,9 @@ from typing import Any
 
 from .discord_budget import _bot
 
+#: Sensei turns played at random before both players head for the far rank
+RANDOM_TURNS = 24
+
 
 def _percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
@@ -39,10 +42,15 @@ async def _sensei(h, people) -> dict[str, Any]:
     table_id = table_id_of(table_message(h, place))
     await click_verb(h, ben, table_message(h, place), "join")
     await click_verb(h, ana, table_message(h, place), "start")
+    from ...games.sensei.turns import legal_turns
+
     rng, turns = random.Random(3), 0
     live = await h.bot.tables.get(table_id)
     while live.row.status == "playing" and turns < 200:
-        await sensei_turn(h, place, [ana, ben][live.game.to_move], towards_goal(live.game, rng))
+        # Wandering first (a game of some length), then each towards the far rank.
+        turn = (rng.choice(legal_turns(live.game)) if turns < RANDOM_TURNS
+                else towards_goal(live.game, rng))
+        await sensei_turn(h, place, [ana, ben][live.game.to_move], turn)
         turns += 1
         live = await h.bot.tables.get(table_id)
     return _figures(h, place, live, since, turns, bot_calls_into(h, place))
