@@ -80,16 +80,18 @@ class GameCog(RemoteMixin, LobbyMixin, TurnMixin, PublishMixin, RefusalMixin, Re
                                                             interaction.locale))
             await refuse(interaction, raise_here, self.game_key)
             return
-        links = []
+        links, remote = [], False
         for table_id in ids:
             async with self.bot.reconciler.lock(table_id):
                 live = await self.tables.with_game(table_id)
                 if live is None or live.game is None:
                     continue
+                # (A remote table's board stays its one message, brought up to date.)
+                remote = remote or live.row.remote
                 await self.refresh_board(live, repost=True)
                 links.append(self.board_link(live))
-        await ephemeral(interaction, t("board.reposted", interaction.locale,
-                                       link="\n".join(links)))
+        await ephemeral(interaction, t("board.current" if remote else "board.reposted",
+                                       interaction.locale, link="\n".join(links)))
 
     @app_commands.command(name=command_name("learn"), description=command_text("cmd.learn.description"))
     async def learn_command(self, interaction: discord.Interaction) -> None:

@@ -263,3 +263,16 @@ async def test_a_refused_answer_leaves_no_table(database, players):
     assert await h.bot.store.lobby_in_channel(place.channel_id) is None
     assert "no table was made" in h.reply_text(token)
     await h.bot.close()
+
+
+async def test_the_board_command_points_to_the_one_message(database, players):
+    h = await start_bot(database)
+    ana, ben = players[:2]
+    place = open_place(h, "group_dm", ana, ben)
+    await sensei_table(h, place, ana, ben)
+    board = table_message(h, place)
+    token = await h.command(ana, "sensei", "board", channel_id=place.channel_id)
+    assert "Current board" in h.reply_text(token) and board["id"] in h.reply_text(token)
+    assert table_message(h, place)["id"] == board["id"]  # still the one public message
+    assert bot_calls_into(h, place) == []
+    await h.bot.close()
