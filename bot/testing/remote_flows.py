@@ -116,3 +116,16 @@ def bot_calls_into(h: Harness, place: Place) -> list[Any]:
     """Every bot-token request that touched the place's channel (Discord refuses them all)."""
     return [r for r in h.fake.requests
             if r.counted and place.channel_of_path(r.path) is not None]
+
+
+async def tap_remote(h: Harness, player: Member, place: Place, path: list[tuple[str, Any]]) -> str:
+    """Click ``path`` (``flows`` taps) from the table's message on: the first on the table,
+    the rest on the private answer each click before left."""
+    from .flows import choice_on
+
+    message, token = table_message(h, place), ""
+    for verb, value in path:
+        component, values = choice_on(message, verb, value)
+        token = await h.click(player, message, component["custom_id"], values=values)
+        message = private_answer(h, token)
+    return token

@@ -276,3 +276,40 @@ async def test_the_board_command_points_to_the_one_message(database, players):
     assert table_message(h, place)["id"] == board["id"]  # still the one public message
     assert bot_calls_into(h, place) == []
     await h.bot.close()
+
+
+async def test_sarena_colours_only_to_their_owner_in_a_dm_between_friends(database, players,
+                                                                          monkeypatch):
+    from bot.testing.flows import sarena_path
+    from bot.testing.remote_flows import tap_remote
+
+    deal_with(monkeypatch, 31)
+    h = await start_bot(database)
+    ana, ben = players[:2]
+    h.fake.strangers.update({ana.id, ben.id})
+    place = open_place(h, "dm", ana, ben)
+    await h.command(ana, "sarena", "start", channel_id=place.channel_id)
+    table_id = table_id_of(table_message(h, place))
+    await click_verb(h, ben, table_message(h, place), "join")
+    await click_verb(h, ana, table_message(h, place), "start")
+    live = await h.bot.tables.get(table_id)
+    cog = h.bot.get_cog("SarenaCog")
+    colours = [cog.colour(live.game.private_view(seat)["colour"], "en") for seat in (0, 1)]
+    for seat, person in enumerate((ana, ben)):
+        token = await click_verb(h, person, table_message(h, place), "mine")
+        answer = private_answer(h, token)
+        assert answer["flags"] & 64 and f"**{colours[seat]}**" in answer["content"]
+    rng = random.Random(4)
+    for _ in range(6):
+        live = await h.bot.tables.get(table_id)
+        if live.row.status != "playing":
+            break
+        seat, version = live.game.to_move, live.row.version
+        action = rng.choice(live.game.legal_actions(seat))
+        await tap_remote(h, (ana, ben)[seat], place, sarena_path(table_message(h, place), action))
+        board = table_message(h, place)
+        text = json.dumps([board["content"], board["embeds"]])
+        assert "secret colour" not in text
+        assert (await h.bot.tables.get(table_id)).row.board_version == version + 1
+    assert bot_calls_into(h, place) == [] and h.fake.sent("POST", "/users/@me/channels") == []
+    await h.bot.close()
