@@ -9,6 +9,7 @@ time from a click reaching the bot to Discord having its answer (p50, p99), and 
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import tempfile
 from pathlib import Path
@@ -31,7 +32,7 @@ def _answer_times(h, since: int) -> list[float]:
             for t in list(fake.clicked_at)[since:] if t in fake.acked_at]
 
 
-async def _sensei(h, people) -> dict[str, Any]:
+async def _sensei(h, people, wander: int = 0) -> dict[str, Any]:
     from ...testing.remote_flows import (bot_calls_into, click_verb, open_place, sensei_turn,
                                          table_id_of, table_message, towards_goal)
 
@@ -48,7 +49,7 @@ async def _sensei(h, people) -> dict[str, Any]:
     live = await h.bot.tables.get(table_id)
     while live.row.status == "playing" and turns < 200:
         # Wandering first (a game of some length), then each towards the far rank.
-        turn = (rng.choice(legal_turns(live.game)) if turns < RANDOM_TURNS
+        turn = (rng.choice(legal_turns(live.game)) if turns < wander
                 else towards_goal(live.game, rng))
         await sensei_turn(h, place, [ana, ben][live.game.to_move], turn)
         turns += 1
@@ -130,7 +131,9 @@ async def bench_user_install(quick: bool = False) -> dict[str, Any]:
 
     people = [Member(100 + i, name) for i, name in enumerate(("Ana", "Ben", "Cleo"))]
     out: dict[str, Any] = {}
-    for name, flow in (("sensei", _sensei), ("narabi", _narabi), ("silence", _silence)):
+    wander = 4 if quick else RANDOM_TURNS
+    for name, flow in (("sensei", functools.partial(_sensei, wander=wander)), ("narabi", _narabi),
+                       ("silence", _silence)):
         with tempfile.TemporaryDirectory() as tmp:
             h = await _bot(Path(tmp) / "user_install.sqlite3", FakeDiscord(time_scale=1.0))
             try:
