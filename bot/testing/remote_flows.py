@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 from .fake_discord import Member, components_of, find_component, snowflake
+from .flows import choice_on
 from .harness import Harness
 from .places import Place
 
@@ -104,8 +105,6 @@ async def narabi_switch(h: Harness, place: Place, player: Member,
     token = await click_verb(h, player, table_message(h, place), "switch")
     step = private_answer(h, token)
     for verb, value in (("pick", str(action["card"])), ("confirm", str(action["target"]))):
-        from .flows import choice_on
-
         component, values = choice_on(step, verb, value)
         token = await h.click(player, step, component["custom_id"], values=values)
         step = private_answer(h, token) if verb == "pick" else step
@@ -121,8 +120,6 @@ def bot_calls_into(h: Harness, place: Place) -> list[Any]:
 async def tap_remote(h: Harness, player: Member, place: Place, path: list[tuple[str, Any]]) -> str:
     """Click ``path`` (``flows`` taps) from the table's message on: the first on the table,
     the rest on the private answer each click before left."""
-    from .flows import choice_on
-
     message, token = table_message(h, place), ""
     for verb, value in path:
         component, values = choice_on(message, verb, value)

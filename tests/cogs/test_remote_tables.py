@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 
-from bot.testing.fake_discord import find_component
 from bot.testing.remote_flows import (bot_calls_into, click_verb, narabi_switch, open_place,
                                       private_answer, sensei_turn, table_id_of, table_message, towards_goal)
 from tests.conftest import start_bot
