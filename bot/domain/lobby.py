@@ -53,7 +53,8 @@ class LobbyOps(TableCache):
                          locale: str, rematch_of: int | None = None,
                          seats: list[SeatRow] | None = None,
                          invited_id: int | None = None,
-                         clock: tuple[float | None, str] | None = None) -> LiveTable:
+                         clock: tuple[float | None, str] | None = None,
+                         surface: str | None = None) -> LiveTable:
         """A lobby. ``clock`` (time per turn, policy) defaults to the server's choice for the
         game, else a day per turn with an AI standing in for whoever runs out of time."""
         cls = game_class(game_key)
@@ -68,10 +69,18 @@ class LobbyOps(TableCache):
             row = await self.store.create_table(
                 game=game_key, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
                 host_name=host_name, options=normalized, locale=locale, rematch_of=rematch_of,
-                seats=None if seats is None else ai_numbered(seats), invited_id=invited_id, turn_limit=clock[0], timeout_policy=clock[1])
+                seats=None if seats is None else ai_numbered(seats), invited_id=invited_id,
+                turn_limit=clock[0], timeout_policy=clock[1], surface=surface)
         except LobbyExists as exc:
             raise TableError("lobby_exists", table=exc.table_id) from None
         return self._live(row)
+
+    async def discard_lobby(self, table_id: int) -> None:
+        """Forget a lobby whose message was never posted (Discord refused it): no table may
+        outlive the message that holds it."""
+        async with self.lock(table_id):
+            await self.store.discard_lobby(table_id)
+            self._cache.pop(table_id, None)
 
     def _require_lobby(self, live: LiveTable) -> None:
         if live.row.status != "lobby":

@@ -12,6 +12,7 @@ from typing import Any
 from bot.i18n import t
 from bot.testing.fake_discord import BOT_ID, CHANNEL_ID, FakeDiscord, Member, snowflake
 from bot.testing.harness import Harness
+from bot.testing.places import Place
 
 from . import people
 from .commands import (CommandError, Parsed, catalog, entries, parse, too_long,
@@ -64,6 +65,12 @@ class Playground:
         self.translated: list[dict[str, Any]] = self.commands
         self._threads_seen = 0
         self.fake.listeners.append(self._on_message)
+        # A group chat where Ana installed the app to her account (the bot is no member):
+        # everyone who opens a page is in it; only Ana sees the app's commands there.
+        installer = people.member("Ana")
+        self.group = self.fake.places.add(Place(snowflake(), "group_dm", installer.id,
+                                                recipients=[installer.id]))
+        self.harness.names[installer.id] = installer.name
 
     @classmethod
     async def start(cls, settings: Any, store: Any) -> "Playground":
@@ -97,6 +104,9 @@ class Playground:
 
     def member(self, name: str | None, locale: str = "en-US") -> Member:
         person = people.member(people.clean_name(name), locale)
+        if person.id not in self.group.recipients:
+            self.group.recipients.append(person.id)
+            self.harness.names[person.id] = person.name
         if person.id not in self.people:
             self.people[person.id] = person
             self._broadcast({"type": "users", "users": self.users()})
@@ -136,6 +146,10 @@ class Playground:
         except CommandError as exc:
             return {"error": exc.text(who.locale)}
         name, *subs = parsed.path
+        if channel_id == self.group.channel_id and who.id != self.group.installer:
+            # Discord offers an app's commands only to those who installed it; all may click.
+            return {"error": t("playground.error.not_installed", who.locale,
+                               user=self.harness.names.get(self.group.installer, "Ana"))}
         if len(subs) > 1:
             return {"error": t("playground.error.one_subcommand", who.locale)}
         token = await self.harness.command(who, name, *subs, channel_id=channel_id,
@@ -206,7 +220,8 @@ class Playground:
         return f"{server.url}?{query}#code={launch['code']}"
 
     def _known_channel(self, channel_id: int, who: Member) -> int:
-        if channel_id in self.fake.threads or self.fake.dm_channels.get(channel_id) == who.id:
+        if channel_id in self.fake.threads or self.fake.dm_channels.get(channel_id) == who.id \
+                or channel_id == self.group.channel_id:
             return channel_id
         return self.channel_id
 
@@ -244,7 +259,10 @@ class Playground:
                 "threads": [{"id": str(t["id"]), "name": t["name"], "parent": t["parent_id"],
                              "seated": int(t["id"]) in seated}
                             for t in self.fake.threads.values()],
-                "dm": str(dm) if dm is not None else None}
+                "dm": str(dm) if dm is not None else None,
+                "group": {"id": str(self.group.channel_id), "name": t(
+                    "playground.group_dm", self.people.get(user_id, people.member("Ana")).locale,
+                    user=self.harness.names.get(self.group.installer, "Ana"))}}
 
     def _shape(self, message: dict[str, Any]) -> dict[str, Any]:
         # whose interaction a message hangs on is what the stand-in stored, as Discord does

@@ -46,6 +46,8 @@ async def rate_result(tx: Tx, table: TableRow, result: dict[str, Any],
     same_today = sum(users == people for users in players_of.values())
     why = ratings.unrated_reason(cooperative=cooperative, result=result, seats=seats,
                                  same_players_today=same_today, per_day=per_day)
+    if why is None and table.guild_id is None:
+        why = "no_server"  # a group DM's or a DM's game: ratings are a server's
     if why is None and await tournament_rated(tx, table.id) is False:
         why = "tournament"  # an unrated tournament's games leave the ratings alone
     if why is not None:

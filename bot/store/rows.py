@@ -63,6 +63,13 @@ class TableRow:
     deadline_seat: int | None = None
     reminded: int = 0
     seats: list[SeatRow] = field(default_factory=list)
+    #: None: a server that added the bot (lobby, thread, board); "remote": where the bot is
+    #: not a member, the table is its lobby message, kept current through interactions
+    surface: str | None = None
+
+    @property
+    def remote(self) -> bool:
+        return self.surface == "remote"
 
     @property
     def user_ids(self) -> list[int]:
@@ -91,14 +98,14 @@ class TableRow:
 TABLE_COLUMNS = ("id, game, guild_id, channel_id, host_id, status, options, locale, thread_id, "
                   "lobby_message_id, board_message_id, seed, version, state, rematch_of, invited_id, "
                   "rev, lobby_rev, board_version, closed_reason, updated_at, turn_limit, "
-                  "timeout_policy, deadline, deadline_seat, reminded")
+                  "timeout_policy, deadline, deadline_seat, reminded, surface")
 
 
 def row_to_table(row: Sequence[Any]) -> TableRow:
     (id_, game, guild_id, channel_id, host_id, status, options, locale, thread_id, lobby_id,
      board_id, seed, version, state, rematch_of, invited_id, rev, lobby_rev, board_version,
      closed_reason, updated_at, turn_limit, timeout_policy, deadline, deadline_seat,
-     reminded) = row
+     reminded, surface) = row
     return TableRow(id=id_, game=game, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
                     status=status, options=loads(options), locale=locale,
                     thread_id=thread_id, lobby_message_id=lobby_id, board_message_id=board_id,
@@ -106,7 +113,8 @@ def row_to_table(row: Sequence[Any]) -> TableRow:
                     rematch_of=rematch_of, invited_id=invited_id, rev=rev, lobby_rev=lobby_rev,
                     board_version=board_version, closed_reason=closed_reason,
                     updated_at=updated_at, turn_limit=turn_limit, timeout_policy=timeout_policy,
-                    deadline=deadline, deadline_seat=deadline_seat, reminded=reminded)
+                    deadline=deadline, deadline_seat=deadline_seat, reminded=reminded,
+                    surface=surface)
 
 
 def dumps(obj: Any) -> str:

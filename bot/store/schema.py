@@ -335,6 +335,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE tournament_games ADD COLUMN replay_of INTEGER;
     """,
+    # Where a table is shown: NULL for a server that added the bot (lobby, thread, board);
+    # 'remote' where the bot is not a member (one message kept current by interactions).
+    """
+    ALTER TABLE game_tables ADD COLUMN surface TEXT;
+    """,
 )
 
 #: the single-row table that says which migrations were applied (a database made before it

@@ -19,7 +19,7 @@ class TableQueries(StoreCore):
                            rematch_of: int | None = None,
                            seats: list[SeatRow] | None = None,
                            invited_id: int | None = None, turn_limit: float | None = None,
-                           timeout_policy: str = "ai") -> TableRow:
+                           timeout_policy: str = "ai", surface: str | None = None) -> TableRow:
         """A new lobby; raises LobbyExists when the channel already has one."""
         now = self.clock()
         seat_list = [SeatRow(i, s.user_id, s.name, ai=s.ai, locale=s.locale)
@@ -33,10 +33,10 @@ class TableQueries(StoreCore):
             table_id = await tx.fetchval(
                 "INSERT INTO game_tables (game, guild_id, channel_id, host_id, status, options, "
                 "locale, rematch_of, invited_id, created_at, updated_at, rev, lobby_rev, "
-                "board_version, turn_limit, timeout_policy) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,1,0,-1,?,?) RETURNING id",
+                "board_version, turn_limit, timeout_policy, surface) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,1,0,-1,?,?,?) RETURNING id",
                 (game, guild_id, channel_id, host_id, "lobby", dumps(options), locale,
-                 rematch_of, invited_id, now, now, turn_limit, timeout_policy))
+                 rematch_of, invited_id, now, now, turn_limit, timeout_policy, surface))
             await tx.executemany(
                 "INSERT INTO seats (table_id, seat, user_id, name, ai, locale) "
                 "VALUES (?,?,?,?,?,?)",
@@ -48,7 +48,7 @@ class TableQueries(StoreCore):
                          host_id=host_id, status="lobby", options=dict(options), locale=locale,
                          rematch_of=rematch_of, invited_id=invited_id, rev=1, lobby_rev=0,
                          board_version=-1, updated_at=now, turn_limit=turn_limit,
-                         timeout_policy=timeout_policy)
+                         timeout_policy=timeout_policy, surface=surface)
         table.seats = seat_list
         return table
 
@@ -251,6 +251,18 @@ class TableQueries(StoreCore):
             f"SELECT id FROM game_tables WHERE status='lobby' AND updated_at < ? "
             f"AND {self.scope.sql()}", (idle_since,))
         return [r[0] for r in rows]
+
+    async def discard_lobby(self, table_id: int) -> bool:
+        """Delete a lobby whose message could not be posted (nothing shows it, nobody joined
+        it): no table is left that no message holds. False when it is no longer a lobby."""
+        async def job(tx: Tx) -> bool:
+            await tx.execute("DELETE FROM seats WHERE table_id=? AND table_id IN "
+                             "(SELECT id FROM game_tables WHERE id=? AND status='lobby')",
+                             (table_id, table_id))
+            return bool(await tx.execute("DELETE FROM game_tables WHERE id=? AND status='lobby'",
+                                         (table_id,)))
+
+        return await self.write(job)
 
     async def purge_closed(self, before: float) -> int:
         """Delete finished and cancelled tables (with their seats, results and logs) whose

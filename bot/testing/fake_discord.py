@@ -25,7 +25,9 @@ from .discord_limits import (INTERACTION_DEADLINE, INTERACTION_TOKEN_LIFETIME, R
 from .discord_spec import SPEC
 from .fake_apps import AppStandIn
 from .fake_http import Answer, FakeSession
+from .attachments import attachments_of
 from .interaction_metadata import stamp
+from .places import TOO_MANY_FOLLOWUPS, USER_INSTALL_FOLLOWUPS, PlaceRules
 
 APP_ID = 900000000000000001
 BOT_ID = 900000000000000001
@@ -44,12 +46,6 @@ TIME_SCALE = 1.0
 
 def snowflake() -> int:
     return next(_ids)
-
-
-class _Response:
-    def __init__(self, status: int, reason: str) -> None:
-        self.status = status
-        self.reason = reason
 
 
 @dataclass
@@ -74,35 +70,6 @@ class Request:
     def text(self) -> str:
         """Everything a person could read in this request (content, embeds, components)."""
         return json.dumps(self.json, ensure_ascii=False) if self.json is not None else ""
-
-
-def image_size(data: bytes) -> tuple[int, int] | None:
-    """Width and height of a PNG or GIF, read from its header (as Discord reports them)."""
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
-        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
-        return int.from_bytes(data[6:8], "little"), int.from_bytes(data[8:10], "little")
-    return None
-
-
-def _attachments(files: list[tuple[str, bytes]], body: Any = None) -> list[dict[str, Any]]:
-    """Discord's attachment objects for uploaded files; a picture's carry its size, which
-    lets a client keep its place on the page before it has loaded, and the description (alt
-    text) the body gave the upload (``attachments[].id`` is the file's index)."""
-    declared = (body.get("attachments") if isinstance(body, dict) else None) or []
-    described = {str(a.get("id")): a["description"] for a in declared
-                 if isinstance(a, dict) and a.get("description")}
-    attachments = []
-    for index, (name, data) in enumerate(files):
-        attachment: dict[str, Any] = {"id": str(snowflake()), "filename": name, "size": len(data),
-                                      "url": f"https://cdn.invalid/{name}",
-                                      "proxy_url": f"https://cdn.invalid/{name}"}
-        if str(index) in described:
-            attachment["description"] = described[str(index)]
-        if (size := image_size(data)) is not None:
-            attachment["width"], attachment["height"] = size
-        attachments.append(attachment)
-    return attachments
 
 
 def user_payload(user_id: int, name: str) -> dict[str, Any]:
@@ -135,6 +102,10 @@ class FakeDiscord:
         self.threads: dict[int, dict[str, Any]] = {}
         self.dm_channels: dict[int, int] = {}   # dm channel id -> user id
         self.closed_dms: set[int] = set()
+        #: people the bot shares no server with: a DM to them fails (50007)
+        self.strangers: set[int] = set()
+        #: channels the bot is not a member of (group DMs, DMs, servers without it)
+        self.places = PlaceRules()
         self.deleted_channels: set[int] = set()
         self.deny_threads = False
         self.interaction_replies: dict[str, list[dict[str, Any]]] = {}
@@ -188,9 +159,10 @@ class FakeDiscord:
                  record: "InteractionRecord | None" = None,
                  original: int | None = None) -> dict[str, Any]:
         message_id = message_id or snowflake()
-        attachments = _attachments(files, body)
+        attachments = attachments_of(files, snowflake, body)
         message = {
-            "id": str(message_id), "channel_id": str(channel_id), "guild_id": str(self.guild_id),
+            "id": str(message_id), "channel_id": str(channel_id),
+            "guild_id": str(self.places.guild_id(channel_id, self.guild_id) or "") or None,
             "author": user_payload(BOT_ID, "Tabletop"), "content": body.get("content") or "",
             "timestamp": "2026-11-21T00:00:00+00:00", "edited_timestamp": None, "tts": False,
             "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": attachments,
@@ -219,7 +191,7 @@ class FakeDiscord:
             if key in body:
                 message[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
         if files or "attachments" in body:
-            message["attachments"] = _attachments(files, body)
+            message["attachments"] = attachments_of(files, snowflake, body)
         message["edited_timestamp"] = "2026-11-21T00:00:01+00:00"
         self._tell("edit", message)
         return message
@@ -259,6 +231,9 @@ class FakeDiscord:
                 return self._answer(401, {"message": "401: Unauthorized", "code": 0})
             if self.before_request is not None:
                 self.before_request(method, path)
+            if (missing := self.places.bot_refusal(method, path)) is not None:
+                self.requests.append(Request(method, path, body, files, at=self.now(), status=403))
+                return self._answer(403, missing)
         admitted = limits.admit(token or path, method, path)
         if isinstance(admitted, tuple):
             return admitted
@@ -306,7 +281,7 @@ class FakeDiscord:
             if channel_id in self.deleted_channels:
                 raise Refusal(404, {"code": 10003, "message": "Unknown Channel"})
             if len(parts) == 3 and method == "POST":
-                if self.dm_channels.get(channel_id) in self.closed_dms:
+                if self.dm_channels.get(channel_id) in self.closed_dms | self.strangers:
                     raise Refusal(403, {"code": 50007, "message": "Cannot send messages to this user"})
                 return self._message(channel_id, body or {}, files)
             message_id = int(parts[3])
@@ -380,9 +355,10 @@ class FakeDiscord:
             if age > INTERACTION_DEADLINE:
                 self.late_answers.append(token)
                 raise Refusal(404, {"code": 10062, "message": "Unknown interaction"})
+            result = self._callback(token, body, files)  # a refused answer acknowledges nothing
             self.acked_at[token] = time.perf_counter()
             self.interaction_replies.setdefault(token, []).append(body)
-            return self._callback(token, body, files)
+            return result
         if age > INTERACTION_TOKEN_LIFETIME:
             self.expired_token_uses.append(token)
             raise Refusal(401, {"code": 50027, "message": "Invalid Webhook Token"})
@@ -390,6 +366,11 @@ class FakeDiscord:
             raise Refusal(404, {"code": 10015, "message": "Unknown Webhook"})
         channel_id = record.channel_id
         if len(parts) == 3 and method == "POST":  # follow-up
+            record.followups += 1
+            if record.followups > USER_INSTALL_FOLLOWUPS and self.places.user_installed(channel_id):
+                raise Refusal(400, TOO_MANY_FOLLOWUPS)
+            if self.places.forced_ephemeral(channel_id):
+                body = dict(body or {}, flags=(body or {}).get("flags", 0) | 64)
             if token in self._deferred_thinking:
                 # The first follow-up after "thinking…" replaces that placeholder.
                 self._deferred_thinking.discard(token)
@@ -399,6 +380,7 @@ class FakeDiscord:
             flags = (body or {}).get("flags", 0)
             message = self._message(channel_id, body or {}, files, flags=flags, record=record,
                                     original=self._original.get(token))
+            record.own.add(int(message["id"]))
             # A public follow-up is a new message in the channel for everyone, not an answer
             # to the person (the bot posts turn lines this way, outside its budget).
             replies = self.interaction_replies if flags & 64 else self.public_followups
@@ -407,7 +389,9 @@ class FakeDiscord:
         if len(parts) == 5 and parts[3] == "messages":
             target = parts[4]
             message_id = self._original.get(token) if target == "@original" else int(target)
-            if message_id is None or message_id not in self.messages:
+            foreign = (self.places.strict_tokens(channel_id) and message_id is not None
+                       and message_id != self._original.get(token) and message_id not in record.own)
+            if message_id is None or message_id not in self.messages or foreign:
                 raise Refusal(404, {"code": 10008, "message": "Unknown Message"})
             if method == "GET":
                 return self.messages[message_id]
@@ -424,7 +408,9 @@ class FakeDiscord:
         record = self.interactions[token]
         channel_id = record.channel_id
         message = None
-        if kind == 4:  # channel message
+        if kind == 4:  # channel message (private where the server forces it)
+            if self.places.forced_ephemeral(channel_id):
+                data = dict(data, flags=data.get("flags", 0) | 64)
             message = self._message(channel_id, data, files, flags=data.get("flags", 0),
                                     record=record)
             self._original[token] = int(message["id"])
@@ -482,6 +468,9 @@ class InteractionRecord:
     interaction_id: int = field(default_factory=lambda: snowflake())
     name: str = ""
     owners: dict[str, str] = field(default_factory=lambda: {"0": str(GUILD_ID)})
+    #: follow-ups it sent, and the ids of those that made a message
+    followups: int = 0
+    own: set[int] = field(default_factory=set)
 
 
 @dataclass

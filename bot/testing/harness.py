@@ -29,6 +29,8 @@ class Harness:
     def __init__(self, bot: discord.Client, fake: FakeDiscord) -> None:
         self.bot = bot
         self.fake = fake
+        #: display names of the people in places (DM recipients), by user id
+        self.names: dict[int, str] = {}
 
     @classmethod
     async def start(cls, bot: discord.Client, fake: FakeDiscord | None = None) -> "Harness":
@@ -72,6 +74,9 @@ class Harness:
 
     def _base(self, member: Member, channel_id: int, kind: int) -> tuple[str, dict[str, Any]]:
         token = f"tok{next(_tokens)}"
+        place = self.fake.places.get(channel_id)
+        if place is not None:
+            return token, self._place_base(token, member, place, kind)
         is_thread = channel_id in self.fake.threads
         channel = (dict(self.fake.threads[channel_id]) if is_thread else
                    {"id": str(channel_id), "type": 0, "guild_id": str(self.fake.guild_id), "name": "games",
@@ -95,10 +100,36 @@ class Harness:
         }
         return token, payload
 
+    def _place_base(self, token: str, member: Member, place: Any, kind: int) -> dict[str, Any]:
+        """An interaction from a place the bot is not a member of (see ``places``)."""
+        self.fake.interactions[token] = InteractionRecord(
+            place.channel_id, self.fake.now(), kind,
+            user=dict(user_payload(member.id, member.name), locale=member.locale))
+        payload: dict[str, Any] = {
+            "id": str(snowflake()), "application_id": str(APP_ID), "type": kind, "token": token,
+            "version": 1, "channel_id": str(place.channel_id),
+            "channel": place.channel_payload(self.names), "locale": member.locale,
+            "app_permissions": place.app_permissions, "entitlements": [],
+            "authorizing_integration_owners": place.owners(), "context": place.context,
+            "attachment_size_limit": 8 * 1024 * 1024}
+        if place.guild_id is not None:
+            payload.update(guild_id=str(place.guild_id), guild_locale=self.fake.guild_locale,
+                           member={"user": user_payload(member.id, member.name), "roles": [],
+                                   "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False,
+                                   "mute": False, "permissions": member.permissions,
+                                   "flags": 0, "nick": None})
+        else:
+            payload["user"] = user_payload(member.id, member.name)
+        return payload
+
     async def command(self, member: Member, name: str, sub: str | None = None, /,
                       channel_id: int = CHANNEL_ID, *, settle: bool = True,
                       **options: Any) -> str:
         """Invoke ``/name [sub] option=value …``; returns the interaction token."""
+        place = self.fake.places.get(channel_id)
+        if place is not None and member.id != place.installer:
+            # Discord offers an app's commands only to those who installed it.
+            raise AssertionError(f"{member.name} has not installed the app: no /{name} here")
         token, payload = self._base(member, channel_id, 2)
         opts = [{"name": k, "type": _option_type(v), "value": v} for k, v in options.items()]
         if sub is not None:

@@ -24,6 +24,7 @@ from .benchmarks.metrics_cost import bench_metrics_cost
 from .benchmarks.puzzles import bench_puzzles, print_figures as print_puzzles
 from .benchmarks.storage import bench_finished_size, bench_restore
 from .benchmarks import tournament
+from .benchmarks.user_install import bench_user_install, print_figures as print_user_install
 
 
 def bench_replay(turns: int = 60) -> dict[str, Any]:
@@ -100,6 +101,7 @@ def main(*, json_output: bool = False, quick: bool = False, db: str = "both") ->
         "backends": bench_backends(["sqlite", "postgres"] if db == "both" else [db], quick),
         "tournament": tournament.bench(quick),
         "activity": asyncio.run(bench_activity(quick)),
+        "user_install": asyncio.run(bench_user_install(quick)),
     }
     if json_output:
         json.dump(figures, sys.stdout, indent=2)
@@ -169,4 +171,5 @@ def main(*, json_output: bool = False, quick: bool = False, db: str = "both") ->
     print_backends(figures["backends"])
     tournament.print_figures(figures["tournament"])
     print_activity(figures["activity"])
+    print_user_install(figures["user_install"])
     return 0

@@ -12,6 +12,7 @@ shared work itself is one part per job, each in its own module, mixed into ``Gam
 - ``publish``: what the table sees (board, turn lines, DMs), repairs, pictures
 - ``refusals``: answering a refused click
 - ``replay``: watching a finished game again
+- ``remote``: a table where the bot is not a member (one message, kept current by interactions)
 """
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from .lobby import LobbyMixin
 from .places import everywhere
 from .publish import PublishMixin
 from .refusals import RefusalMixin
+from .remote import RemoteMixin
 from .replay import ReplayMixin
 from .replies import ephemeral, refuse
 from .routing import Route, route
@@ -44,7 +46,8 @@ LOBBY_VERBS = ("join", "leave", "start", "cancel")
 # Every game plays everywhere Discord is: its group is offered in servers, DMs and group DMs,
 # installed to a server or to a person's account.
 @everywhere
-class GameCog(LobbyMixin, TurnMixin, PublishMixin, RefusalMixin, ReplayMixin, commands.GroupCog):
+class GameCog(RemoteMixin, LobbyMixin, TurnMixin, PublishMixin, RefusalMixin, ReplayMixin,
+              commands.GroupCog):
     game_key: ClassVar[str]
     #: catalog key of the "My …" button; None for a game without private information
     private_button: ClassVar[str | None] = None
@@ -82,16 +85,18 @@ class GameCog(LobbyMixin, TurnMixin, PublishMixin, RefusalMixin, ReplayMixin, co
                                                             interaction.locale))
             await refuse(interaction, raise_here, self.game_key)
             return
-        links = []
+        links, remote = [], False
         for table_id in ids:
             async with self.bot.reconciler.lock(table_id):
                 live = await self.tables.with_game(table_id)
                 if live is None or live.game is None:
                     continue
+                # (A remote table's board stays its one message, brought up to date.)
+                remote = remote or live.row.remote
                 await self.refresh_board(live, repost=True)
                 links.append(self.board_link(live))
-        await ephemeral(interaction, t("board.reposted", interaction.locale,
-                                       link="\n".join(links)))
+        await ephemeral(interaction, t("board.current" if remote else "board.reposted",
+                                       interaction.locale, link="\n".join(links)))
 
     @app_commands.command(name=command_name("learn"), description=command_text("cmd.learn.description"))
     async def learn_command(self, interaction: discord.Interaction) -> None:
@@ -188,6 +193,7 @@ class GameCog(LobbyMixin, TurnMixin, PublishMixin, RefusalMixin, ReplayMixin, co
     # == routing ===========================================================================
 
     async def on_route(self, interaction: discord.Interaction, route_: Route) -> None:
+        remote = await self.acknowledge_remote(interaction, route_)
         try:
             handler = {
                 "join": self._join, "leave": self._leave, "start": self._start,
@@ -204,3 +210,5 @@ class GameCog(LobbyMixin, TurnMixin, PublishMixin, RefusalMixin, ReplayMixin, co
                 await self.handle(interaction, route_)
         except (TableError, IllegalAction) as exc:
             await self.refuse(interaction, exc, route_)
+        if remote:  # whatever the store holds now, the table's message shows it
+            self.bot.reconciler.mark(route_.table)

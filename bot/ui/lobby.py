@@ -19,6 +19,7 @@ from ..domain.tables import LiveTable, TableError
 from .host import CogPart
 from .limits import clip, CONTENT
 from .permissions import missing_for_game
+from .remote import is_remote
 from .replies import ephemeral, refuse, update_message
 from .routing import Route, button, select, selected, view_of
 from .style import AI_EMOJI, COLOUR, MENTION_USERS, NO_MENTIONS, ai_name, display_name, limit_text
@@ -184,14 +185,20 @@ class LobbyMixin(CogPart):
                          invited: discord.abc.User | None = None,
                          clock: tuple[float | None, str] | None = None) -> LiveTable | None:
         """Post a lobby in ``channel_id`` (default: where the command was used)."""
-        if interaction.guild_id is None or interaction.channel_id is None:
+        if interaction.channel_id is None:
             await ephemeral(interaction, t("error.guild_only", interaction.locale))
             return None
+        # Where the bot is not a member the table is the answer to this interaction.
+        remote = is_remote(interaction)
         here = channel_id is None or channel_id == interaction.channel_id
         channel_id = interaction.channel_id if channel_id is None else channel_id
         locale = await self.public_locale(interaction)
         try:
-            if here:
+            if remote:
+                refusal = self.remote_refusal(interaction)
+                if refusal is not None:
+                    raise refusal
+            elif here:
                 await self._refuse_in_a_tables_thread(interaction)
                 self.check_permissions(interaction)
             if seats is None:
@@ -201,7 +208,8 @@ class LobbyMixin(CogPart):
                 self.game_key, guild_id=interaction.guild_id, channel_id=channel_id,
                 host_id=interaction.user.id, host_name=display_name(interaction.user),
                 options=options, locale=locale, rematch_of=rematch_of, seats=seats,
-                invited_id=invited.id if invited else None, clock=clock)
+                invited_id=invited.id if invited else None, clock=clock,
+                surface="remote" if remote else None)
         except TableError as exc:
             if exc.code == "lobby_exists":
                 # Its message may be the thing that went missing: have it checked.
@@ -211,7 +219,11 @@ class LobbyMixin(CogPart):
         rev = live.row.rev
         payload = dict(embed=self.lobby_embed(live, locale), view=self.lobby_view(live, locale),
                        allowed_mentions=MENTION_USERS)
-        if here:
+        if remote:
+            if not await self.post_remote_lobby(interaction, live, self.lobby_content(live, locale),
+                                                **payload):
+                return None
+        elif here:
             await interaction.response.send_message(self.lobby_content(live, locale), **payload)
             message = await interaction.original_response()
             await self.tables.set_surface(live, lobby_message_id=message.id, lobby_rev=rev)
@@ -332,7 +344,7 @@ class LobbyMixin(CogPart):
         live = await self.open_lobby(interaction, options, seats=seats)
         if live is None:
             return
-        use_thread = wants_thread(interaction)
+        use_thread = wants_thread(interaction) and not live.row.remote
         try:
             await self.tables.start(live.id, interaction.user.id, use_thread=use_thread)
         except TableError as exc:
@@ -345,9 +357,11 @@ class LobbyMixin(CogPart):
         the rest of the start: thread, lobby, announcement, board, private hands."""
         live = await self.live_of(route_)
         self.tables.check_startable(live, interaction.user.id)
-        self.check_permissions(interaction)
-        await interaction.response.defer()
-        use_thread = wants_thread(interaction)
+        if not live.row.remote:
+            self.check_permissions(interaction)
+        if not interaction.response.is_done():  # a remote table's click is acknowledged
+            await interaction.response.defer()
+        use_thread = wants_thread(interaction) and not live.row.remote
         await self.tables.start(route_.table, interaction.user.id, use_thread=use_thread)
         self.bot.reconciler.mark(route_.table)
 

@@ -304,7 +304,8 @@ class PublishMixin(CogPart):
         nxt = payload.get("next")
         if nxt is not None and nxt != outcome.seat:
             line += " " + t("game.next", locale, player=self.mention(live, nxt))
-        if jump and live.row.board_message_id is not None and live.row.status == "playing":
+        if jump and live.row.board_message_id is not None and live.row.status == "playing" \
+                and not live.row.remote:  # a remote table's line sits on the board itself
             # However far the board has scrolled up, it is one tap away from the last turn.
             line += " · " + t("game.jump", locale, link=self.board_link(live))
         return line
@@ -312,6 +313,9 @@ class PublishMixin(CogPart):
     async def _post_log(self, live: LiveTable, payload: Mapping[str, Any]) -> None:
         line = self.log_line(live, payload, jump=True)
         if not line:
+            return
+        if live.row.remote:  # the table is one message: its lines sit on the board itself
+            await self.post(live, line, mentions=True)
             return
         sent = await self.bot.relay.send_own_line(
             live.id, int(payload.get("version", -1)), live.row.game_channel_id,

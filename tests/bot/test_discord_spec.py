@@ -9,7 +9,8 @@ import pytest
 from PIL import Image
 
 from bot.testing.discord_spec import SPEC, DiscordSpec, http_exception
-from bot.testing.fake_discord import FakeDiscord, image_size
+from bot.testing.attachments import image_size
+from bot.testing.fake_discord import FakeDiscord
 from bot.testing.harness import Harness
 
 MESSAGE = {

@@ -104,3 +104,36 @@ async def test_play_starts_with_no_token_and_no_configuration(tmp_path):
         process.send_signal(signal.SIGINT)
         code = await asyncio.wait_for(process.wait(), 30)
     assert code == 0, (await process.stderr.read()).decode()[-2000:]
+
+
+async def test_a_group_chat_where_ana_installed_the_app(playground):
+    """The playground's group chat: the bot is no member there, only Ana sees the app's
+    commands, everyone clicks, the table is one message, asides only for the clicker."""
+    from bot.testing.remote_flows import bot_calls_into, table_message
+
+    ana = playground.member("Ana")
+    ben = playground.member("Ben")
+    group = playground.group
+    assert playground.snapshot(ben)["channels"]["group"]["id"] == str(group.channel_id)
+    refused = await playground.command(ben, "/sensei start", group.channel_id)
+    assert "Only Ana installed the app" in refused["error"]
+    assert await playground.command(ana, "/sensei start", group.channel_id) == {"ok": True}
+    await playground.harness.settle()
+    lobby = table_message(playground.harness, group)
+    join = find_component(lobby, "join")["custom_id"]
+    assert await playground.click(ben, int(lobby["id"]), join, None) == {"ok": True}
+    await playground.harness.settle()
+    start = find_component(table_message(playground.harness, group), "start")["custom_id"]
+    assert await playground.click(ana, int(lobby["id"]), start, None) == {"ok": True}
+    await playground.harness.settle()
+    board = table_message(playground.harness, group)
+    assert board["id"] == lobby["id"] and board["attachments"]
+    move = find_component(board, "move")["custom_id"]
+    live = await playground.bot.tables.get(int(move.split(":")[1]))
+    mover = (ana, ben)[live.game.to_move]
+    other = (ana, ben)[1 - live.game.to_move]
+    assert await playground.click(mover, int(board["id"]), move, None) == {"ok": True}
+    await playground.harness.settle()
+    mine = [m for m in playground.snapshot(mover)["messages"] if m["ephemeral"]]
+    assert mine and not [m for m in playground.snapshot(other)["messages"] if m["ephemeral"]]
+    assert bot_calls_into(playground.harness, group) == []

@@ -8,7 +8,7 @@
   const me = params.get("as") || "";
   const messages = new Map();          // id -> shaped message I may see
   const dismissed = new Set(JSON.parse(sessionStorage.getItem("dismissed:" + me) || "[]"));
-  let channels = {main: {id: "", name: "games"}, threads: [], dm: null};
+  let channels = {main: {id: "", name: "games"}, threads: [], dm: null, group: null};
   let current = null, lastAction = 0, notices = 0, commands = [];
   // Messages this page clicked or whose command it typed: a thread opened from one of them
   // (a thread has its starting message's id) is this person's table, worth following into.
@@ -20,7 +20,8 @@
 
   const key = (id) => String(id).startsWith("n") ? BigInt(id.slice(1).split("-")[0]) * 2n + 1n : BigInt(id) * 2n;
   PG.channelName = (id) => id === channels.main.id ? channels.main.name
-    : id === channels.dm ? "Tabletop" : (channels.threads.find((th) => th.id === id) || {name: t("unknown_channel")}).name;
+    : id === channels.dm ? "Tabletop" : channels.group && id === channels.group.id ? channels.group.name
+    : (channels.threads.find((th) => th.id === id) || {name: t("unknown_channel")}).name;
   PG.threadOf = (id) => channels.threads.find((th) => th.id === id);
   PG.message = (id) => messages.get(id);
 
@@ -148,8 +149,9 @@
     for (const th of channels.threads) item(list, th.id, "🧵 " + th.name, "thread");
     const dms = $("dms");
     dms.replaceChildren();
+    if (channels.group) item(dms, channels.group.id, "👥 " + channels.group.name);
     if (channels.dm) item(dms, channels.dm, "@ Tabletop");
-    else dms.append(el("li", "empty", t("no_direct_messages")));
+    else if (!channels.group) dms.append(el("li", "empty", t("no_direct_messages")));
   }
 
   function seats() {
