@@ -117,9 +117,10 @@ async def test_a_group_chat_where_ana_installed_the_app(playground):
     assert playground.snapshot(ben)["channels"]["group"]["id"] == str(group.channel_id)
     refused = await playground.command(ben, "/sensei start", group.channel_id)
     assert "Only Ana installed the app" in refused["error"]
-    assert await playground.command(ana, "/sensei start", group.channel_id) == {"ok": True}
+    started = await playground.command(ana, "/sensei start", group.channel_id)
     await playground.harness.settle()
     lobby = table_message(playground.harness, group)
+    assert started == {"ok": True, "message": str(lobby["id"])}  # the table is that message
     join = find_component(lobby, "join")["custom_id"]
     assert await playground.click(ben, int(lobby["id"]), join, None) == {"ok": True}
     await playground.harness.settle()
