@@ -25,7 +25,7 @@ async def test_people_who_repeat_a_position_are_offered_a_draw_they_can_both_acc
               if "come up a third time" in m["content"]]
     assert len(offers) == 1
     offer = offers[0]
-    assert "**Agree to a draw**" in offer["content"] and "play on" in offer["content"]
+    assert "**Agree to a draw**" in offer["content"] and "Otherwise it goes on." in offer["content"]
     agree = find_component(offer, "agree")
     assert agree["label"] == "Agree to a draw" and agree["custom_id"] == f"sensei:{table.id}:agree"
     # Ana plays on first: the offer still stands for both of them.
