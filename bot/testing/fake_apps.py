@@ -89,7 +89,8 @@ class AppStandIn:
         Entry Point command Discord handles itself, opens); its code is in ``launches``.
         ``guild``: the server's id (default: the stand-in's), or None for a DM or group DM."""
         if guild is _AUTO:
-            guild = None if self.private(channel_id) else self.fake.guild_id
+            place = self.fake.places.get(channel_id)
+            guild = place.guild_id if place is not None else self.fake.guild_id
         launch_id = str(self._ids())
         if guild is None:  # a DM or a group DM: a private channel, no guild
             location = {"id": f"pc-{channel_id}", "kind": "pc", "channel_id": str(channel_id)}
@@ -117,10 +118,6 @@ class AppStandIn:
     def end(self, instance_id: str) -> None:
         """Everyone left: Discord forgets the instance (its route answers 404)."""
         self.instances.pop(instance_id, None)
-
-    def private(self, channel_id: int) -> bool:
-        """Whether ``channel_id`` is a DM or group DM of the stand-in (no guild)."""
-        return channel_id in getattr(self.fake, "private_channels", ())
 
     def join(self, instance_id: str, user: dict[str, Any]) -> str:
         """Another person joins a running activity: they are in its users, and get a code."""

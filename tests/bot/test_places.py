@@ -124,3 +124,18 @@ async def test_interactions_there_say_where_they_are_and_only_the_installer_has_
         with pytest.raises(AssertionError, match="has not installed the app"):
             await h.command(ben, "sensei", "rules", channel_id=place.channel_id)
     await h.bot.close()
+
+
+def test_an_activity_launched_in_a_group_dm_or_dm_is_a_private_channel_instance():
+    """Discord launches Activities in DMs and group DMs with a location of kind "pc" (no
+    server); in a server that never added the bot the location is still the server's."""
+    fake = FakeDiscord()
+    group = group_dm(fake)
+    dm = fake.places.add(Place(558, "dm", ANA, recipients=[ANA, BEN]))
+    foreign = fake.places.add(Place(559, "foreign_guild", ANA, guild_id=42))
+    user = {"id": str(ANA), "username": "ana"}
+    for place in (group, dm):
+        instance = fake.apps.open_instance(place.channel_id, user)
+        assert instance.endswith(f"-pc-{place.channel_id}")
+    assert fake.apps.open_instance(foreign.channel_id, user).endswith("-gc-42-559")
+    assert fake.apps.open_instance(700, user).endswith(f"-gc-{fake.guild_id}-700")
