@@ -20,7 +20,6 @@ Activity: every rule and commit is the table service's.
 """
 from __future__ import annotations
 
-import io
 import logging
 from collections import deque
 from typing import Any, Callable
@@ -31,6 +30,7 @@ from ..i18n import t
 from ..domain.tables import LiveTable, TableError
 from .host import CogPart
 from .limits import CONTENT, clip
+from .pictures import upload
 from .replies import ephemeral
 from .routing import Route
 from .style import MENTION_USERS
@@ -226,7 +226,7 @@ class RemoteMixin(CogPart):
             fields = dict(content=clip(recent, CONTENT),
                           embed=self.board_embed(live, locale),  # type: ignore[attr-defined]
                           view=self.board_view(live, locale),  # type: ignore[attr-defined]
-                          attachments=[discord.File(io.BytesIO(png), filename=BOARD_FILE)])
+                          attachments=[upload(png, BOARD_FILE)])
         try:
             await interaction.edit_original_response(allowed_mentions=MENTION_USERS, **fields)
         except discord.HTTPException as exc:

@@ -39,6 +39,8 @@ async def test_sensei_in_a_group_dm_where_only_ana_installed_the_app(database, p
     await click_verb(h, ana, table_message(h, place), "start")
     board = table_message(h, place)
     assert board["id"] == lobby["id"] and board["attachments"], "the lobby became the board"
+    # Its picture speaks, as everywhere (issue 52): the position in words.
+    assert board["attachments"][0]["description"].startswith("Sensei board, turn ")
     live = await h.bot.tables.get(table_id)
     assert live.row.thread_id is None and live.row.board_message_id == int(lobby["id"])
 
