@@ -121,7 +121,15 @@ class TurnMixin(CogPart):
         if live.row.status != "playing" or live.game is None:
             raise closed_error(live.row.status)
         view = self.game(live).private_view(seat)
-        await ephemeral(interaction, self.private_text(live, seat, view, str(interaction.locale)))
+        locale = str(interaction.locale)
+        extra, items = await self.private_questions(live, seat, locale)
+        text = "\n\n".join(x for x in (self.private_text(live, seat, view, locale), extra) if x)
+        await ephemeral(interaction, text, view=view_of(*items) if items else None)
+
+    async def private_questions(self, live: LiveTable, seat: int,
+                                locale: str) -> tuple[str, list[discord.ui.Item]]:
+        """What the seat is asked and may answer privately, with its buttons (none here)."""
+        return "", []
 
     # == playing ===========================================================================
 

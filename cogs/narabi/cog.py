@@ -340,7 +340,8 @@ class NarabiCog(ParLine, GameCog, group_name="narabi", group_description=command
         # if the bot stops right after this click is answered.
         await self.bot.store.add_question(live.id, game.public_view()["turn"], seat, asked,
                                           question, answer)
-        await self.show_step(interaction, t("narabi.ask.sent", str(interaction.locale)), None)
+        await self.show_step(interaction, t("narabi.ask.sent_remote" if live.row.remote
+                                            else "narabi.ask.sent", str(interaction.locale)), None)
         self.bot.reconciler.mark(live.id)
 
     async def deliver_extra(self, live: LiveTable, kind: str, payload: Mapping[str, Any]) -> None:
@@ -358,11 +359,37 @@ class NarabiCog(ParLine, GameCog, group_name="narabi", group_description=command
             await self.post(live, text + "\n" + t(key, locale,
                                                   player=self.name(live, question["asked"])))
             return
+        if live.row.remote:  # no message of its own there: the asked answer privately
+            await self.post(live, text + " " + t("narabi.ask.answer_privately", locale,
+                                                 asked=self.name(live, question["asked"])),
+                            mentions=True)
+            return
         await self.post(live, text, mentions=True, view=view_of(
             button(self.cid(live.id, "answer", qid, 1), t("narabi.button.yes", locale),
                    style=discord.ButtonStyle.success),
             button(self.cid(live.id, "answer", qid, 0), t("narabi.button.no", locale),
                    style=discord.ButtonStyle.danger)))
+
+    async def private_questions(self, live: LiveTable, seat: int,
+                                locale: str) -> tuple[str, list[discord.ui.Item]]:
+        """Where the table is one message, a question is answered from the asked player's
+        own "My cards" answer: the latest one of this turn still open for them."""
+        if not live.row.remote:
+            return "", []
+        game = self.game(live)
+        turn = game.public_view()["turn"]
+        open_ = [q for q in await self.bot.store.questions_of(live.id)
+                 if q["asked"] == seat and q["answer"] is None and q["turn"] == turn]
+        if not open_:
+            return "", []
+        q = open_[-1]
+        text = t("narabi.ask.for_you", locale) + "\n" + self._question_text(
+            live, game, q["asker"], q["asked"], q["card"], q["other"], locale)
+        return text, [
+            button(self.cid(live.id, "answer", q["id"], 1), t("narabi.button.yes", locale),
+                   style=discord.ButtonStyle.success),
+            button(self.cid(live.id, "answer", q["id"], 0), t("narabi.button.no", locale),
+                   style=discord.ButtonStyle.danger)]
 
     def _question_text(self, live: LiveTable, game: Narabi, asker: int, asked: int, card: int,
                        other: int, locale: str) -> str:
@@ -393,6 +420,9 @@ class NarabiCog(ParLine, GameCog, group_name="narabi", group_description=command
             key, locale, player=self.name(live, seat))
         await update_message(interaction, content=content, view=None,
                              allowed_mentions=NO_MENTIONS)
+        if live.row.remote:  # the table's one message says it, at its next edit
+            await self.bot.store.queue_outbox(live.id, [("question", {"id": qid})])
+            self.bot.reconciler.mark(live.id)
         self.bot.autoplayer.poke(live.id)  # an AI teammate may be waiting for this answer
 
     # -- replays ------------------------------------------------------------------------------

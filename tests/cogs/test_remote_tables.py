@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 import random
 
+from bot.testing.fake_discord import find_component
 from bot.testing.remote_flows import (bot_calls_into, click_verb, narabi_switch, open_place,
-                                      private_answer, sensei_turn, table_id_of, table_message, towards_goal)
+                                      private_answer, sensei_turn, table_id_of, table_message,
+                                      tap_remote, towards_goal)
 from tests.conftest import start_bot
 from tests.helpers import deal_with
 
@@ -313,4 +315,43 @@ async def test_sarena_colours_only_to_their_owner_in_a_dm_between_friends(databa
         assert "secret colour" not in text
         assert (await h.bot.tables.get(table_id)).row.board_version == version + 1
     assert bot_calls_into(h, place) == [] and h.fake.sent("POST", "/users/@me/channels") == []
+    await h.bot.close()
+
+
+async def test_a_narabi_question_in_a_group_dm_is_answered_privately_and_shown_on_the_table(
+        database, players):
+    """Where the table is one message, a question has no message of its own to carry Yes/No:
+    the asked player answers from their own "My cards" answer, and the table's message says
+    the answer at its next edit."""
+    h = await start_bot(database)
+    ana, ben, cleo = players[:3]
+    place = open_place(h, "group_dm", ana, ben, cleo)
+    await h.command(ana, "narabi", "start", channel_id=place.channel_id)
+    table_id = table_id_of(table_message(h, place))
+    for person in (ben, cleo):
+        await click_verb(h, person, table_message(h, place), "join")
+    await click_verb(h, ana, table_message(h, place), "start")
+    live = await h.bot.tables.get(table_id)
+    people = [ana, ben, cleo]
+    asker = live.game.to_move
+    asked = (asker + 1) % 3
+    card, other = live.game.rows[asked][0], live.game.rows[(asked + 1) % 3][0]
+    token = await tap_remote(h, people[asker], place, [("ask", None), ("askcard", str(card)),
+                                                       ("askwith", str(other))])
+    assert "above the table's board" in private_answer(h, token)["content"]
+    shown = table_message(h, place)["content"]
+    assert "can you switch" in shown and "answer with 🔒 **My cards**" in shown
+    # Only the asked player's own answer offers Yes and No.
+    token = await click_verb(h, people[(asked + 1) % 3], table_message(h, place), "mine")
+    assert "A question for you" not in private_answer(h, token)["content"]
+    token = await click_verb(h, people[asked], table_message(h, place), "mine")
+    mine = private_answer(h, token)
+    assert "A question for you" in mine["content"]
+    yes = find_component(mine, "answer")
+    await h.click(people[asked], mine, yes["custom_id"])
+    question = (await h.bot.store.questions_of(table_id))[-1]
+    assert question["answer"] is True
+    await h.settle()
+    assert f"→ {people[asked].name}: **Yes**" in table_message(h, place)["content"]
+    assert bot_calls_into(h, place) == [] and h.fake.places.refused == []
     await h.bot.close()
