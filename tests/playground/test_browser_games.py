@@ -75,7 +75,7 @@ async def test_narabi_table_of_three_with_two_ai_teammates(browser, playground, 
     await screenshot(page, shots, "narabi-over", 1280)
     await check_page(page)
     # the cards were sent by direct message too: Ana's DMs show them
-    await page.locator("#dms a.chan").click()
+    await page.locator("#dms a.chan", has_text="Tabletop").click()
     assert await page.locator("#messages article").count() >= 1
     assert (await page.get_by_placeholder("Message").get_attribute("placeholder")) == "Message @Tabletop"
     await screenshot(page, shots, "narabi-dm", 1280)
