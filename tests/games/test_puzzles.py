@@ -9,7 +9,7 @@ from bot.games.narabi import puzzle as narabi_puzzle
 from bot.games.puzzles import Puzzle
 from bot.games.sensei import Sensei, legal_turns, play_turn
 from bot.games.sensei import puzzle as sensei_puzzle
-from bot.games.sensei.search import each_turn
+from bot.games.sensei.whole_turns import each_turn
 from bot.games.sensei.wintwo import turn_verdict
 from bot.games.warnings import losing_turn
 
@@ -202,7 +202,7 @@ def _game_with_a_missed_win():
     import random
 
     from bot.games.sensei.puzzle import actions_of
-    from bot.games.sensei.search import _best, scored_turns
+    from bot.games.sensei.whole_turns import _best, scored_turns
     from bot.games.sensei.wintwo import Prover, forced_win, winning_turn
     from bot.games.sensei.puzzle import _moves
 

@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.games.ai import choose_action, seat_view
-from bot.games.sarena import Sarena, ai, search, playout
+from bot.games.sarena import Sarena, ai, knowledge, search, playout
+from bot.games.sarena.beliefs import Beliefs, colour_evidence
 from bot.games.sarena.chips import (B_UP, COLOUR_INDEX, COLOURS, DOWN, DOWN_SEEN, PAIRS, UP,
                                     UP_SEEN, pile_chips)
 from bot.games.sarena.scoring import final_result
@@ -145,7 +146,7 @@ def test_states_saved_before_the_history_load_with_an_empty_one_and_carry_on():
     assert old.public_history() == [{"seat": seat, "action": action}]
     # The AI still plays from such a state: with no history to replay it infers nothing.
     view = seat_view(old, old.to_move)
-    assert search.colour_evidence(search.read_view(view), view["history"]) is None
+    assert colour_evidence(knowledge.read_view(view), view["history"]) is None
     assert ai.choose(view, "hard", random.Random(1)) in view["legal"]
 
 
@@ -246,8 +247,8 @@ def test_sampled_faces_keep_every_seen_face_and_the_chip_set():
         if i % 3:
             continue
         view = seat_view(game, game.to_move)
-        table = search.read_view(view)
-        sampler = search.FaceSampler(table)
+        table = knowledge.read_view(view)
+        sampler = knowledge.FaceSampler(table)
         samples = set()
         for _ in range(5):
             piles = sampler.sample(rnd)
@@ -271,7 +272,7 @@ def test_sampled_faces_are_uniform_over_every_completion_of_the_chip_set():
     hidden = {0: 0, 1: 0, 6: 0, 12: 0, 18: 1, 30: 1}  # chip index -> which face is seen
     faces = tuple(((a, b) if k not in hidden else ((a, b)[hidden[k]], None),)
                   for k, (a, b) in enumerate(chips))
-    table = search.Table(seat=0, colour=0, active=(True, True), heights=(1,) * 36, faces=faces,
+    table = knowledge.Table(seat=0, colour=0, active=(True, True), heights=(1,) * 36, faces=faces,
                      legal=(), actions=())
     seen = {k: faces[k][0][0] for k in hidden}
     completions = set()
@@ -283,7 +284,7 @@ def test_sampled_faces_are_uniform_over_every_completion_of_the_chip_set():
         if Counter(full) == {pair: 6 for pair in PAIRS}:
             completions.add(partners)
     assert len(completions) > 3
-    sampler = search.FaceSampler(table)
+    sampler = knowledge.FaceSampler(table)
     rnd = random.Random(12)
     draws = Counter()
     for _ in range(300 * len(completions)):
@@ -296,8 +297,8 @@ def test_sampled_faces_are_uniform_over_every_completion_of_the_chip_set():
 def test_colour_beliefs_exclude_the_seat_colour_and_cover_every_other_seat():
     for seats in (2, 3, 4):
         game = random_game(seats, seats, 8)
-        table = search.read_view(seat_view(game, game.to_move))
-        beliefs = search.Beliefs(table, search.colour_evidence(table, game.public_history()))
+        table = knowledge.read_view(seat_view(game, game.to_move))
+        beliefs = Beliefs(table, colour_evidence(table, game.public_history()))
         assert beliefs.seats == [s for s in range(seats) if s != game.to_move]
         assert math.isclose(sum(beliefs.probabilities), 1.0)
         for colours in beliefs.assignments:
@@ -322,8 +323,8 @@ def _true_colour_odds(levels: tuple[str, ...], games: int) -> list[float]:
         truth = game.to_json()["colours"]
         # The last position seat 0 saw with a full history behind it.
         view = views[-1]
-        table = search.read_view(view)
-        beliefs = search.Beliefs(table, search.colour_evidence(table, view["history"]))
+        table = knowledge.read_view(view)
+        beliefs = Beliefs(table, colour_evidence(table, view["history"]))
         odds += [beliefs.colour_odds(s)[truth[s]] for s in beliefs.seats]
     return odds
 

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from bot.games.ai import choose_action, seat_view
 from bot.games.sarena import ai, expert
-from bot.games.sarena import search
+from bot.games.sarena.beliefs import Beliefs, colour_evidence
 from bot.tools import fit_beliefs
-from bot.games.sarena.search import read_view
+from bot.games.sarena.knowledge import read_view
 from bot.games.sarena.chips import UP
 from bot.games.sarena.scoring import final_result
 from tests.games.test_sarena_ai import random_game, twin_with_other_secrets
@@ -161,9 +161,9 @@ def test_the_expert_searches_worlds_drawn_from_its_own_reading():
     view = seat_view(game, game.to_move)
     table = read_view(view)
     beliefs = expert.worlds_for(table, view["history"]).beliefs
-    evidence = search.colour_evidence(table, view["history"], rationality=expert.RATIONALITY,
-                                      careless=expert.CARELESS, slip=expert.SLIP)
-    assert beliefs.probabilities == search.Beliefs(table, evidence).probabilities
+    evidence = colour_evidence(table, view["history"], rationality=expert.RATIONALITY,
+                               careless=expert.CARELESS, slip=expert.SLIP)
+    assert beliefs.probabilities == Beliefs(table, evidence).probabilities
 
 
 def test_telltale_points_at_the_moves_that_serve_the_seats_colour():

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from bot.games.ai import choose_action, seat_view
 from tests.games.test_sensei_properties import play_to
 from bot.games.sensei import Sensei, check_turn, legal_turns
-from bot.games.sensei import ai, search
+from bot.games.sensei import ai, evaluation, tactics, whole_turns
 from bot.games.sensei.barrier import worst_barrier
 from bot.games.sensei.board import EMPTY, HOME_RANK, PIT, SIZE, parse_square
 
@@ -149,7 +149,7 @@ def test_turn_enumeration_matches_legal_turns(version, seed, steps):
     game = random_walk({"version": version, "board": "storm"}, seed, steps)
     if game.to_move is None:
         return
-    paths = [path for _, path in search.scored_turns(game, game.to_move)]
+    paths = [path for _, path in whole_turns.scored_turns(game, game.to_move)]
     as_actions = [[{"type": kind, "from": _name(frm), "to": _name(to)} for kind, frm, to in path]
                   for path in paths]
     assert as_actions == legal_turns(game)
@@ -165,7 +165,7 @@ def test_arrival_threat_is_exactly_a_turn_that_arrives():
         goal = HOME_RANK[1 - seat]
         brute = any(turn[-1]["type"] == "character" and parse_square(turn[-1]["to"]) // SIZE == goal
                     for turn in legal_turns(game))
-        fast = search.can_arrive(list(game.cells), seat, game.characters[seat], game.slide)
+        fast = tactics.can_arrive(list(game.cells), seat, game.characters[seat], game.slide)
         assert fast == brute, game.to_json()
         verdicts.append(fast)
     assert 20 < sum(verdicts) < 100  # both answers were really exercised
@@ -179,7 +179,7 @@ def test_fast_barrier_count_agrees_with_the_rules(cells, storm, seat):
         for sq in (16, 18, 30, 32):
             cells[sq] = PIT
     rules = worst_barrier(cells, seat)
-    fast = search.touched_barrier(cells, seat)
+    fast = tactics.touched_barrier(cells, seat)
     assert (len(fast[1]) if fast else 0) == (len(rules[1]) if rules else 0)
 
 
@@ -196,7 +196,7 @@ def test_fast_barrier_count_on_seven_stone_walls():
         for sq in rng.sample([sq for sq in range(49) if cells[sq] == EMPTY], 7):
             cells[sq] = 1
         rules = worst_barrier(cells, 0)
-        fast = search.touched_barrier(cells, 0)
+        fast = tactics.touched_barrier(cells, 0)
         assert (len(fast[1]) if fast else 0) == len(rules[1])
         touched += fast is not None
     assert touched > 100
@@ -294,8 +294,8 @@ def test_a_turn_follows_one_plan():
         played = turn_of(game, "medium", seed)
         assert played[-1]["type"] == "end_turn" or done + len(played) == 3
         # Ties may be broken differently call by call, never the value of the turn played.
-        assert (search.turn_end_score(list(game.cells), game.characters, seat, game.slide)
-                == search.turn_end_score(list(expected.cells), expected.characters, seat,
+        assert (evaluation.turn_end_score(list(game.cells), game.characters, seat, game.slide)
+                == evaluation.turn_end_score(list(expected.cells), expected.characters, seat,
                                      expected.slide))
 
 
@@ -327,10 +327,10 @@ def test_hard_parries_a_threat_of_arrival():
     for version in VERSIONS:
         game = position(["a1", "b1", "e1", "f1", "g2", "a3", "b3"],
                         ["c1", "d4", "a7", "b7", "g7", "f6", "e6"], "a3", "d4", version=version)
-        assert search.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
+        assert tactics.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
         turn_of(game, "hard", seed=3)
         assert game.to_move == 1
-        assert not search.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
+        assert not tactics.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
 
 
 @pytest.mark.parametrize("version", VERSIONS)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bot.games.ai import choose_action, seat_view
 from bot.games.sensei import Sensei, check_turn
-from bot.games.sensei import ai, search, expert
+from bot.games.sensei import ai, evaluation, expert, tactics
 from bot.games.sensei.board import square_name
 from tests.games.test_sensei_ai import (OPTIONS, WIN_IN_THREE, position, random_walk, scattered,
                                         turn_of)
@@ -109,10 +109,10 @@ def test_the_expert_parries_an_arrival_threat_when_it_can():
     for version in ("arashi", "shizukana"):
         game = position(["a1", "b1", "e1", "f1", "g2", "a3", "b3"],
                         ["c1", "d4", "a7", "b7", "g7", "f6", "e6"], "a3", "d4", version=version)
-        assert search.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
+        assert tactics.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
         turn_of(game, "expert", seed=3)
         assert game.to_move == 1
-        assert not search.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
+        assert not tactics.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
 
 
 def test_a_win_in_hand_is_taken_without_searching_deeper():
@@ -141,7 +141,7 @@ def test_in_shizukana_a_stone_further_forward_scores_more_all_else_equal():
             game = position(["a1", "b1", "d1", g], ["a7", "b7", "d7", "e7"], "d1", "d7",
                             version=version)
             cells = list(game.cells)
-            static.append(search.turn_end_score(cells, game.characters, 0, game.slide))
+            static.append(evaluation.turn_end_score(cells, game.characters, 0, game.slide))
             leaves.append(expert.Search(game.slide, 10).leaf(cells, game.characters, 0, 1))
         assert static[0] == static[1], version
         assert leaves[1] - leaves[0] == step, version

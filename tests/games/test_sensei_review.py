@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.games.review import FAULTS, GRADES, turns_of
-from bot.games.sensei import Sensei, search
+from bot.games.sensei import Sensei, tactics
 from bot.games.sensei.expert import decide
 from bot.games.sensei.review import expected, review
 from bot.games.sensei.board import square_name
@@ -61,7 +61,7 @@ def test_the_log_is_cut_into_turns_each_ending_with_its_seat_s_last_action():
 
 def test_a_missed_win_is_a_blunder_and_the_better_turn_is_the_win():
     before = replay(OPENING)
-    assert search.can_arrive(list(before.cells), 0, before.characters[0], before.slide)
+    assert tactics.can_arrive(list(before.cells), 0, before.characters[0], before.slide)
     data = review(2, OPTIONS, 0, OPENING + MISSED, nodes=NODES)
     missed = turns_of(data)[4]
     assert (missed.seat, missed.best) == (0, 1.0)

@@ -9,7 +9,8 @@ from bot.games.sensei.barrier import loses_to_barrier
 from bot.games.sensei.board import EMPTY, PIT, SIZE, parse_square
 from bot.games.sensei.layouts import PITS
 from bot.games.sensei.puzzle import actions_of
-from bot.games.sensei.search import can_arrive, each_turn
+from bot.games.sensei.tactics import can_arrive
+from bot.games.sensei.whole_turns import each_turn
 from bot.games.sensei.wintwo import (Budget, OutOfWork, Prover, forced_win, wins_at_once,
                                      winning_turn)
 

@@ -1,7 +1,7 @@
 """Sensei AI players: ``choose(view, level, rng)`` returns one of ``view["legal"]``.
 
-The levels' searches live beside this entry point: easy, medium and hard in ``search.py`` (with
-the evaluation every level shares), expert in ``expert.py``; see their docstrings.
+The levels' searches live beside this entry point: easy, medium and hard in ``search.py``,
+expert in ``expert.py``, all on the evaluation in ``evaluation.py``; see their docstrings.
 """
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from typing import Any, Mapping
 from .board import square_name
 from .expert import plan_turn
 from .game import Sensei
-from .search import Move, _best, easy_action, hard_turn, scored_turns
+from .search import easy_action, hard_turn
+from .whole_turns import Move, _best, scored_turns
 from .wintwo import hard_win_in_two
 
 LEVELS = ("easy", "medium", "hard", "expert")

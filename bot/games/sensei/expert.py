@@ -26,10 +26,11 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from .search import (GOAL_RANK, LOST, WIN, Move, _after, _play_if_legal, each_turn,
-                     turn_end_score)
 from .board import EMPTY, SIZE, parse_square
+from .evaluation import LOST, WIN, turn_end_score
 from .game import STONE_MOVES_PER_TURN
+from .tactics import GOAL_RANK
+from .whole_turns import Move, _after, _play_if_legal, each_turn
 from .wintwo import Budget, OutOfWork, Prover
 
 #: children scored per expert decision (the whole turn is decided once, see ``plan_turn``)
