@@ -6,6 +6,8 @@ import asyncio
 import logging
 import random
 
+import pytest
+
 from bot.games.sensei import legal_turns
 from bot.games.sensei.notation import format_turn
 from bot.testing.fake_discord import CHANNEL_ID, FakeDiscord
@@ -159,6 +161,7 @@ async def version_is(h, table_id: int, version: int) -> bool:
     return (await h.bot.tables.get(table_id)).row.version >= version
 
 
+@pytest.mark.slow
 async def test_a_route_held_at_zero_for_a_while_loses_nothing(tmp_path, players):
     """Discord holds the message-edit bucket at 0 remaining: clicks are still answered within
     3 s, the boards catch up once it opens, nothing is lost."""

@@ -282,6 +282,7 @@ async def test_the_budget_keeps_any_second_under_its_rate_and_serves_people_firs
     assert min(b - a for a, b in zip(released, released[1:])) >= 1 / 40 - 1e-9
 
 
+@pytest.mark.slow
 async def test_two_processes_on_one_token_stay_under_50_in_any_second():
     """Real processes, a real HTTP port: each takes its share of the token's budget, so
     Discord never sees more than 50 counted calls in a second and never answers a global

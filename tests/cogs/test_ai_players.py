@@ -112,6 +112,7 @@ async def test_a_whole_sensei_game_against_each_level(harness, players, level):
     assert {seat for seat, _ in rows} == {0, 1}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level,count", [("easy", 4), ("medium", 2), ("hard", 3)])
 async def test_a_whole_sarena_game_against_ai_players(harness, players, level, count):
     h = harness
@@ -442,6 +443,7 @@ async def play_a_person_turn(h, game: str, table: Table, member, rng: random.Ran
         await narabi_switch(h, table, rng)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,seats,options", [("sensei", 2, {}), ("sarena", 3, {}),
                                                 ("narabi", 3, {"advanced": True})])
 async def test_expert_is_offered_in_every_lobby_and_plays_legal_moves(harness, players, game,

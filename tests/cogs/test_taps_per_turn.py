@@ -75,6 +75,7 @@ def two_action_turn(game: Any, rng: random.Random) -> list[dict[str, Any]] | Non
     return turn
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [21, 22])
 async def test_a_sensei_turn_of_two_moves_takes_six_taps(harness, players, record_property,
                                                           seed):

@@ -202,6 +202,7 @@ async def test_set_a_result_by_hand_closes_the_table_and_is_announced(harness):
     assert [e[2]["by"] for e in events if e[1] == "manual"] == [ORGANIZER.id]
 
 
+@pytest.mark.slow
 async def test_a_swiss_of_ai_seats_played_end_to_end_through_the_stand_in(database):
     """The bench plays 64 players over 6 rounds; the suite a smaller field, the same checks."""
     from bot.tools.benchmarks.tournament import swiss_standin

@@ -213,6 +213,7 @@ def test_the_docs_pictures_are_a_whole_game_drawn_by_the_renderer(example):
     assert len(sizes) == 1 and min(next(iter(sizes))) >= 400
 
 
+@pytest.mark.slow
 def test_the_site_builds_strictly(tmp_path):
     mkdocs = shutil.which("mkdocs", path=str(Path(sys.executable).parent)) or shutil.which("mkdocs")
     if mkdocs is None:

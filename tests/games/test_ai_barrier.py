@@ -401,6 +401,7 @@ def _fixed_positions() -> list[tuple[str, Game]]:
     return out
 
 
+@pytest.mark.slow
 def test_same_view_level_and_seed_give_the_same_action_in_every_game():
     for key, game in _fixed_positions():
         state = game.to_json()

@@ -121,6 +121,7 @@ def _small_levels() -> dict[str, ai.Level]:
 
 # -- legality and determinism -------------------------------------------------------------
 
+@pytest.mark.slow
 def test_every_level_picks_a_legal_action_in_thousands_of_positions(small_budgets):
     # Easy looks at every position; the searching levels at every third, some of them with
     # public questions and answers to weigh.

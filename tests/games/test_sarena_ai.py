@@ -152,6 +152,7 @@ def test_states_saved_before_the_history_load_with_an_empty_one_and_carry_on():
 
 # -- legality and determinism -------------------------------------------------------------
 
+@pytest.mark.slow
 def test_every_level_picks_a_legal_action_in_thousands_of_positions(small_budgets):
     # Easy looks at every position; the searching levels (each call a whole halving search,
     # even with a small budget) at every eighth.

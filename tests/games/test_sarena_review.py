@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from bot.games.ai import seat_view
 
 from bot.games import review as shared
@@ -70,6 +72,7 @@ def sure_win_and_sure_loss():
     raise AssertionError("no such position in 400 random games")
 
 
+@pytest.mark.slow
 def test_throwing_away_a_sure_win_is_a_blunder_and_the_win_is_the_better_move():
     seed, log, seat, win, loss = sure_win_and_sure_loss()
     data = review.review(4, {}, seed, log + [(seat, loss)], nodes=WIN_NODES)

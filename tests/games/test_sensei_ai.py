@@ -203,6 +203,7 @@ def test_fast_barrier_count_on_seven_stone_walls():
 
 
 # ----------------------------------------------------------------- choose()
+@pytest.mark.slow
 def test_every_level_chooses_a_legal_action_and_a_legal_plan():
     rng = random.Random(5)
     checked = {level: 0 for level in ai.LEVELS}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -57,6 +58,7 @@ def test_the_product_budget_plays_legal_whole_turns():
         assert played and (game.to_move != seat or game.result() is not None)
 
 
+@pytest.mark.slow
 def test_the_same_position_gives_the_same_turn_whatever_the_seed_or_the_memo():
     for seed in range(4):
         game = _running({"version": ("arashi", "shizukana")[seed % 2]}, seed, 10 + 3 * seed)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.games.sensei import Sensei, legal_turns, play_turn
 from bot.games.sensei.barrier import loses_to_barrier
 from bot.games.sensei.board import EMPTY, PIT, SIZE, parse_square
@@ -192,6 +194,7 @@ def test_expert_hard_and_the_review_see_the_win_in_two_on_positions_of_the_test_
         assert grade_missed(puzzle) == (True, True), puzzle.id
 
 
+@pytest.mark.slow
 def test_shipped_shizukana_positions_win_in_two_by_the_rules_own_enumeration():
     """Independent of ``wintwo``: every reply played by the game object, every turn after it
     judged by the rules' barrier code. Shizukana has few enough turns for that; one position

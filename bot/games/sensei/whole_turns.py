@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from .board import EMPTY, SIZE
+from .board import EMPTY, SIZE, parse_square
 from .evaluation import WIN, turn_end_score
 from .game import STONE_MOVES_PER_TURN, Sensei
 from .moves import character_targets, stone_destinations
@@ -132,3 +132,17 @@ def _after(cells: list[int], characters: list[int], seat: int,
             characters[seat] = to
     return cells, characters
 
+
+
+def turn_start(game: Sensei, seat: int) -> tuple[tuple[Move, ...], list[int], list[int]]:
+    """The actions of the turn under way, and the cells and characters from before them: the
+    position the turn started in, which the expert and hard's win-in-two check decide from."""
+    done = tuple((move["kind"], parse_square(move["from"]), parse_square(move["to"]))
+                 for move in game.current)
+    cells, characters = list(game.cells), list(game.characters)
+    for kind, frm, to in reversed(done):
+        if kind == "stone":
+            cells[to], cells[frm] = EMPTY, seat
+        else:
+            characters[seat] = frm
+    return done, cells, characters

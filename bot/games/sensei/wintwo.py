@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .barrier import LOSING_TOUCHES, loses_to_barrier
-from .board import EMPTY, NEIGHBOURS, PIT, SIZE, parse_square
+from .board import EMPTY, NEIGHBOURS, PIT, SIZE
 from .game import STONE_MOVES_PER_TURN, Sensei
 from .moves import character_targets, stone_destinations
 from .tactics import (GOAL_RANK, _first_stones, can_arrive, open_goal_squares, reach_cost,
                       touched_barrier)
-from .whole_turns import Move, _after, _play_if_legal, each_turn, scored_turns
+from .whole_turns import Move, _after, _play_if_legal, each_turn, scored_turns, turn_start
 
 Path = tuple[Move, ...]
 
@@ -397,14 +397,7 @@ def hard_win_in_two(game: Sensei, seat: int,
     the first ``HARD_WIN_CANDIDATES`` of ``paths`` (ways to finish the turn under way, best
     first) when the turn started here, and remembered for its later actions; None when there
     is none among them or ``HARD_WIN_POSITIONS`` ran out first."""
-    done = tuple((move["kind"], parse_square(move["from"]), parse_square(move["to"]))
-                 for move in game.current)
-    cells, characters = list(game.cells), list(game.characters)
-    for kind, frm, to in reversed(done):
-        if kind == "stone":
-            cells[to], cells[frm] = EMPTY, seat
-        else:
-            characters[seat] = frm
+    done, cells, characters = turn_start(game, seat)
     key = (game.slide, tuple(cells), tuple(characters), seat)
     if key not in _WIN_IN_TWO:
         _WIN_IN_TWO[key] = _first_win_from_start(game, seat, cells, characters, done,
