@@ -39,6 +39,7 @@ async def signed_page(h, http, member, table, instance=None):
     return page, instance
 
 
+@pytest.mark.slow
 async def test_open_board_launches_the_activity_and_its_code_signs_in(game):
     h, table, http = game
     ana = table.players[0]
@@ -65,6 +66,7 @@ async def test_open_board_launches_the_activity_and_its_code_signs_in(game):
     assert status == 401 and answer["error"]["code"] == "code_refused"
 
 
+@pytest.mark.slow
 async def test_someone_not_in_the_instance_gets_no_session(game):
     h, table, http = game
     ana, ben = table.players
@@ -77,6 +79,7 @@ async def test_someone_not_in_the_instance_gets_no_session(game):
     assert answer["error"]["message"] == t("activity.server.error.not_in_instance", "en")
 
 
+@pytest.mark.slow
 async def test_forged_expired_and_missing_sessions_are_refused_and_change_nothing(game):
     h, table, http = game
     ana, _, version, action = await to_move(h, table)

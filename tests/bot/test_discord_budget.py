@@ -61,6 +61,7 @@ def assert_one_call_per_move(figures, *, dms_to_others: int = 0) -> None:
         assert others <= dms_to_others, figures
 
 
+@pytest.mark.slow
 async def test_narabi_by_buttons_costs_the_board_edit_and_a_dm_to_the_other_player(harness, players):
     h = harness
     table = await start_table(h, "narabi", players[:3])
@@ -74,6 +75,7 @@ async def test_narabi_by_buttons_costs_the_board_edit_and_a_dm_to_the_other_play
     assert any(others == 1 for _, _, others in figures)  # a switch with another's card
 
 
+@pytest.mark.slow
 async def test_sensei_by_buttons_and_typed_costs_one_call(harness, players):
     h = harness
     table = await start_table(h, "sensei", players[:2])
@@ -91,6 +93,7 @@ async def test_sensei_by_buttons_and_typed_costs_one_call(harness, players):
     assert_one_call_per_move(await play_counted(h, table, 4, typed))
 
 
+@pytest.mark.slow
 async def test_sarena_by_buttons_and_typed_costs_one_call(harness, players):
     h = harness
     table = await start_table(h, "sarena", players[:2])
@@ -108,6 +111,7 @@ async def test_sarena_by_buttons_and_typed_costs_one_call(harness, players):
     assert_one_call_per_move(await play_counted(h, table, 4, typed))
 
 
+@pytest.mark.slow
 async def test_an_ai_move_costs_one_call_and_its_line_rides_on_the_persons_interaction(harness,
                                                                                         players):
     h = harness
@@ -136,6 +140,7 @@ async def test_an_ai_move_costs_one_call_and_its_line_rides_on_the_persons_inter
         assert 1 <= len(rest) <= len(lines) and all(r.method == "PATCH" for r in rest)
 
 
+@pytest.mark.slow
 async def test_a_token_past_15_minutes_is_never_used(harness, players):
     """A turn line after the person's token has expired goes through the bot's own call."""
     h = harness
@@ -212,6 +217,7 @@ async def test_a_thread_that_refuses_the_bot_is_not_asked_again_and_again(harnes
     assert h.fake.limits.invalid_total == len(refused)
 
 
+@pytest.mark.slow
 async def test_closed_dms_are_remembered_not_retried(harness, players):
     h = harness
     h.fake.closed_dms.add(players[1].id)

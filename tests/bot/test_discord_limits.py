@@ -69,6 +69,7 @@ async def test_interaction_answers_and_follow_ups_are_not_counted():
     assert (await call(fake, "POST", post(99), {"content": "x"}))[0] == 429
 
 
+@pytest.mark.slow
 async def test_two_bots_on_one_token_share_its_budget(tmp_path):
     """Two processes of one bot (two clients on one fake, one token) each take their share:
     together no more than 50 counted calls in any second, and no global 429."""

@@ -219,6 +219,7 @@ async def test_closed_dms_are_announced_once_and_game_goes_on(harness, players):
     assert live.row.version >= 1
 
 
+@pytest.mark.slow
 async def test_full_game_results_rebuild_and_rematch(harness, players):
     h = harness
     table = await start_table(h, "narabi", players[:3])

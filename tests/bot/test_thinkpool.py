@@ -209,6 +209,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("start", ["forkserver", "spawn"])
 async def test_a_worker_mid_search_dies_with_its_bot(start, tmp_path):
     """Killed outright, the bot closes nothing: its workers must end by themselves, also when

@@ -190,6 +190,7 @@ def test_c7_counts_the_next_brackets_pairs_only_as_far_as_everyone_below_can_pai
 
 # -- cross-check -------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_the_cross_check_against_caissify_pairings_finds_no_discrepancy():
     pytest.importorskip("caissify_pairings")
     from bot.tools.dutch_check import check

@@ -138,6 +138,7 @@ def test_narabi_duplicate_teams_are_of_three_to_five():
 
 # -- properties --------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(n=st.integers(2, 12), rounds=st.integers(1, 6), seed=st.integers(0, 10_000))
 # five players, round four: no legal bye is left, and the library would give a second one

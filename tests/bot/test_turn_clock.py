@@ -133,6 +133,7 @@ async def test_config_needs_manage_server(timed, players):
 
 # == the clock of a running game ===============================================================
 
+@pytest.mark.slow
 async def test_board_shows_the_deadline_and_reminders_come_once(timed, players):
     h = timed
     ana, ben = players[:2]
@@ -351,6 +352,7 @@ async def test_two_processes_time_a_turn_out_exactly_once(timed, players, tmp_pa
     await h.settle()
 
 
+@pytest.mark.slow
 async def test_a_whole_timed_game_with_one_absent_player(timed, players):
     h = timed
     ana, ben = players[:2]

@@ -378,6 +378,7 @@ async def test_puzzle_stats_with_a_chart(harness, players):
     assert ephemeral_reply(h, token)["attachments"], "the rating chart"
 
 
+@pytest.mark.slow
 async def test_a_reviewed_game_gives_this_server_its_puzzles(database, players):
     from tests.cogs.test_review import REVIEWED, finish, reviewed
     h = await start_bot(database, reviews="tests.cogs.review_jobs")

@@ -104,6 +104,7 @@ async def test_switch_in_three_taps_only_legal_targets_and_back(harness, players
     assert live.game.public_view()["last_switch"]["target"] == choice_of(targets[0])
 
 
+@pytest.mark.slow
 async def test_a_card_without_target_says_so_and_an_illegal_switch_is_refused(harness, players,
                                                                             monkeypatch):
     h = harness
@@ -233,6 +234,7 @@ async def test_advanced_mode_no_asking_no_undo(harness, players):
     raise AssertionError("no undo opportunity arose in 40 turns of this deal")
 
 
+@pytest.mark.slow
 async def test_end_reveals_every_condition_and_best_solution(harness, players):
     h = harness
     table = await start_table(h, "narabi", players[:3])
@@ -268,6 +270,7 @@ def _contains_condition_key(view) -> bool:
     return False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seats, advanced, seed", [(3, False, 1), (4, True, 2), (5, False, 3),
                                                    (5, True, 4), (4, False, 5)])
 async def test_no_condition_reaches_a_public_surface(harness, players, caplog, seats, advanced, seed):

@@ -26,6 +26,7 @@ async def play_then_resign(h, table, moves: int) -> int:
     return len(await h.bot.store.actions(table.id))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,seats", [("sensei", 2), ("sarena", 3), ("narabi", 3)])
 async def test_step_through_a_finished_game(harness, players, game, seats):
     h = harness

@@ -29,6 +29,7 @@ PATHS: dict[str, Callable[[dict[str, Any], dict[str, Any]], list[Tap]]] = {
 TURNS = 45
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, seats, seed", [
     ("narabi", 3, 1), ("narabi", 5, 2), ("narabi", 4, 3),
     ("sarena", 2, 11), ("sarena", 4, 12),

@@ -203,6 +203,7 @@ def test_the_readme_installs_and_tests_as_ci_does():
 
 # -- pictures and the build -----------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", docs_pictures.EXAMPLES, ids=lambda e: e.game)
 def test_the_docs_pictures_are_a_whole_game_drawn_by_the_renderer(example):
     views = docs_pictures.played(example)

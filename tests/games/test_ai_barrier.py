@@ -430,6 +430,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow
 def test_choices_do_not_depend_on_the_process_hash_seed():
     # Set and dict order of strings changes with PYTHONHASHSEED; the choices must not.
     tables = json.dumps([["narabi", 4, {}, 1], ["sensei", 2, {}, 2], ["sarena", 3, {}, 3]])

@@ -43,6 +43,7 @@ def test_the_built_in_sets_are_large_enough_and_ids_are_stable():
 SLICES = 6
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("part", range(SLICES))
 def test_every_shipped_sensei_puzzle_wins_in_two_against_every_reply(part):
     """The exhaustive check: the shipped turn, against every reply the opponent has, leaves a
@@ -53,6 +54,7 @@ def test_every_shipped_sensei_puzzle_wins_in_two_against_every_reply(part):
     assert ids and failures == {}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("part", range(SLICES // 2))
 def test_every_position_of_the_win_in_two_test_set_is_verified(part):
     from bot.tools.win_in_two import load_set
@@ -63,6 +65,7 @@ def test_every_position_of_the_win_in_two_test_set_is_verified(part):
     assert failures == {}
 
 
+@pytest.mark.slow
 def test_every_shipped_narabi_puzzle_is_solved_in_its_par_and_no_fewer():
     failures = {pid: why for pid in puzzles.ids("narabi")
                 if (why := narabi_puzzle.verify(puzzles.load(pid))) is not None}
@@ -180,6 +183,7 @@ def test_harmless_and_illegal_turns_and_other_games_are_not_flagged():
 
 
 # -- puzzles from a reviewed game ------------------------------------------------------------
+@pytest.mark.slow
 def test_a_blunder_that_missed_a_win_in_two_becomes_a_puzzle():
     from bot.games.sensei.review import review
     seed, log, missed_at = _game_with_a_missed_win()

@@ -166,6 +166,7 @@ def test_every_level_picks_a_legal_action_in_thousands_of_positions(small_budget
     assert all(checked[level, seats] >= 50 for level in LEVELS[1:] for seats in (2, 3, 4))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
 def test_same_view_level_and_seed_give_the_same_action(level):
     for game in (random_game(1, 2, 0), random_game(2, 4, 12), random_game(3, 3, 24)):
@@ -175,6 +176,7 @@ def test_same_view_level_and_seed_give_the_same_action(level):
         assert choose_action("sarena", view, level, 5) == choose_action("sarena", view, level, 5)
 
 
+@pytest.mark.slow
 def test_choices_vary_with_the_seed_at_the_opening():
     # 120 legal moves and nothing to tell most of them apart: a seeded AI is not a constant.
     view = seat_view(Sarena.new(2, {}, 4), Sarena.new(2, {}, 4).to_move)
@@ -212,6 +214,7 @@ def test_a_seat_view_holds_its_own_colour_and_no_other():
             assert set(view) == {"game", "seat", "public", "private", "legal", "history"}
 
 
+@pytest.mark.slow
 def test_hidden_information_the_seat_cannot_see_changes_neither_view_nor_choice(small_budgets):
     rnd = random.Random(21)
     differing = 0
@@ -230,6 +233,7 @@ def test_hidden_information_the_seat_cannot_see_changes_neither_view_nor_choice(
     assert differing >= 0.8 * (i // 5)
 
 
+@pytest.mark.slow
 def test_full_budget_choices_ignore_hidden_information_too():
     game = random_game(8, 3, 10)
     twin = twin_with_other_secrets(game, game.to_move, random.Random(8))
@@ -330,6 +334,7 @@ def _true_colour_odds(levels: tuple[str, ...], games: int) -> list[float]:
     return odds
 
 
+@pytest.mark.slow
 def test_purposeful_moves_give_a_seat_colour_away_and_random_moves_do_not():
     purposeful = _true_colour_odds(("easy", "easy", "easy"), 8)
     careless = _true_colour_odds(("easy", "random", "random"), 8)
@@ -339,6 +344,7 @@ def test_purposeful_moves_give_a_seat_colour_away_and_random_moves_do_not():
 
 # -- scoring and search -------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(2, 4))
 def test_playout_outcome_agrees_with_the_rules_scoring(seed, seats):
@@ -378,6 +384,7 @@ def test_easy_mostly_takes_the_biggest_immediate_gain():
 
 # -- whole games --------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seats", (2, 4))
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_finishes_whole_games(level, seats):

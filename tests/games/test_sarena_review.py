@@ -104,6 +104,7 @@ def expert_game(seats: int, seed: int, expert_seat: int, moves: int) -> list:
     return log
 
 
+@pytest.mark.slow
 def test_the_experts_own_moves_grade_best():
     for seats, seed in ((2, 3), (3, 4)):
         log = expert_game(seats, seed, 1, 14)
@@ -112,6 +113,7 @@ def test_the_experts_own_moves_grade_best():
         assert mine and all(turn.grade == "best" and turn.accuracy == 100.0 for turn in mine)
 
 
+@pytest.mark.slow
 def test_stored_review_round_trips_and_counts_every_seat():
     seed = 11
     rnd = random.Random(seed)
@@ -144,6 +146,7 @@ def test_stored_review_round_trips_and_counts_every_seat():
     assert data["game"] == "sarena" and data["seats"] == 3 and data["version"] == shared.VERSION
 
 
+@pytest.mark.slow
 def test_the_review_is_deterministic_and_each_turn_sees_only_its_movers_view(monkeypatch):
     # Each turn is judged from exactly the view the AI barrier hands the mover: the public
     # board and history then, and the mover's own colour, never another seat's.

@@ -143,6 +143,7 @@ def test_game_from_public_view_is_the_game(options, seed, steps):
 
 
 # ----------------------------------------------------------------- tactics behind the search
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(st.sampled_from(VERSIONS), st.integers(0, 2**32 - 1), st.integers(0, 60))
 def test_turn_enumeration_matches_legal_turns(version, seed, steps):
@@ -155,6 +156,7 @@ def test_turn_enumeration_matches_legal_turns(version, seed, steps):
     assert as_actions == legal_turns(game)
 
 
+@pytest.mark.slow
 def test_arrival_threat_is_exactly_a_turn_that_arrives():
     rng = random.Random(11)
     verdicts = []
@@ -171,6 +173,7 @@ def test_arrival_threat_is_exactly_a_turn_that_arrives():
     assert 20 < sum(verdicts) < 100  # both answers were really exercised
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from([EMPTY, EMPTY, EMPTY, 0, 0, 1]), min_size=49, max_size=49),
        st.booleans(), st.sampled_from([0, 1]))
@@ -256,6 +259,7 @@ def searches_briefly(monkeypatch, level):
     expert._DECIDED.clear()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ai.LEVELS)
 @pytest.mark.usefixtures("searches_briefly")
 def test_same_view_level_and_seed_give_the_same_action(level):
@@ -268,6 +272,7 @@ def test_same_view_level_and_seed_give_the_same_action(level):
                                                                            seed)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ai.LEVELS)
 @pytest.mark.usefixtures("searches_briefly")
 def test_choice_depends_on_the_view_only(level):
@@ -323,6 +328,7 @@ def test_hard_takes_an_immediate_win_in_every_version():
         assert game.result().winners == (0,), version
 
 
+@pytest.mark.slow
 def test_hard_parries_a_threat_of_arrival():
     # Red's character on d4 sees d1, which red's stone on c1 can reach: green must stop it.
     for version in VERSIONS:
@@ -334,6 +340,7 @@ def test_hard_parries_a_threat_of_arrival():
         assert not tactics.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("level", ai.LEVELS)
 def test_every_level_finishes_games_against_random(level, version):

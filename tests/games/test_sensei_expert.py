@@ -37,6 +37,7 @@ def _decision(game: Sensei, nodes: int = SMALL) -> expert.Decision:
     return expert.decide(game.cells, game.characters, game.to_move, game.slide, state, nodes)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(OPTIONS, st.integers(0, 10_000), st.integers(0, 60), st.booleans())
 def test_the_expert_plans_a_legal_turn_from_any_position(options, seed, steps, crowded):
@@ -50,6 +51,7 @@ def test_the_expert_plans_a_legal_turn_from_any_position(options, seed, steps, c
     check_turn(game, game.to_move, _actions(decision.path) or [{"type": "end_turn"}])
 
 
+@pytest.mark.slow
 def test_the_product_budget_plays_legal_whole_turns():
     for version in ("arashi", "shizukana"):
         game = _running({"version": version}, 0, 14)
@@ -71,6 +73,7 @@ def test_the_same_position_gives_the_same_turn_whatever_the_seed_or_the_memo():
         assert first in view["legal"]
 
 
+@pytest.mark.slow
 def test_a_turn_is_searched_once_and_replanning_mid_turn_follows_it():
     game = _running({"version": "arashi"}, 3, 12)
     seat = game.to_move
@@ -86,6 +89,7 @@ def test_a_turn_is_searched_once_and_replanning_mid_turn_follows_it():
     check_turn(start, seat, whole)
 
 
+@pytest.mark.slow
 def test_a_turn_begun_by_someone_else_is_finished_legally():
     game = _running({"version": "shizukana"}, 8, 12)
     seat = game.to_move
@@ -106,6 +110,7 @@ def test_the_expert_takes_a_win_needing_the_whole_turn():
         assert game.result().reason == "arrived" and game.result().winners == (0,), version
 
 
+@pytest.mark.slow
 def test_the_expert_parries_an_arrival_threat_when_it_can():
     # Red's character on d4 sees d1, which red's stone on c1 can reach: green must stop it.
     for version in ("arashi", "shizukana"):

@@ -64,6 +64,7 @@ def _barrier_position(rng: random.Random):
     return cells, characters
 
 
+@pytest.mark.slow
 def test_a_win_at_once_is_found_exactly_when_some_turn_wins_barrier_positions():
     rng = random.Random(5)
     checked = barrier_wins = 0
@@ -86,6 +87,7 @@ def test_a_win_at_once_is_found_exactly_when_some_turn_wins_barrier_positions():
     assert 10 < barrier_wins < 55  # both answers were exercised
 
 
+@pytest.mark.slow
 def test_a_win_at_once_is_found_exactly_in_played_games():
     checked = wins = 0
     for seed in range(4):
@@ -141,6 +143,7 @@ def _shizukana_puzzle():
     raise AssertionError("no Shizukana puzzle shipped")
 
 
+@pytest.mark.slow
 def test_the_prover_agrees_with_enumeration_on_a_shipped_position():
     puzzle = _shizukana_puzzle()
     game = puzzle.position()
@@ -169,6 +172,7 @@ def test_the_prover_agrees_with_enumeration_on_a_shipped_position():
     assert refuted > 10
 
 
+@pytest.mark.slow
 def test_forced_win_finds_a_turn_that_wins_in_two_and_respects_its_budget():
     puzzle = _shizukana_puzzle()
     game = puzzle.position()
@@ -183,6 +187,7 @@ def test_forced_win_finds_a_turn_that_wins_in_two_and_respects_its_budget():
         raise AssertionError("a budget of 3 positions cannot settle this position")
 
 
+@pytest.mark.slow
 def test_expert_hard_and_the_review_see_the_win_in_two_on_positions_of_the_test_set():
     """The bench's figures (``python -m bot.tools.win_in_two``) on a few positions: both AI
     levels play a winning turn through ``choose_action``, and a turn that misses the win is a

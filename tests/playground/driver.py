@@ -81,7 +81,7 @@ def questions_to(page: Any, answer: str = "No") -> Any:
         has=page.locator(".mention.me")).filter(has=page.locator("button:enabled", has_text=answer))
 
 
-async def answerquestions_to(page: Any, answer: str = "No") -> bool:
+async def answer_questions(page: Any, answer: str = "No") -> bool:
     """A teammate's question to the viewer is answered, as a person would before the game goes
     on."""
     asked = questions_to(page, answer)
