@@ -171,6 +171,7 @@ async def test_a_move_starts_the_next_turns_clock(timed, players):
     assert live.row.deadline_seat == live.game.to_move
 
 
+@pytest.mark.slow
 async def test_timeout_hands_the_seat_to_an_ai_until_the_player_is_back(timed, players):
     h = timed
     ana, ben = players[:2]

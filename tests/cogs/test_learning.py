@@ -39,6 +39,7 @@ async def tap(h, member, message, custom_id) -> dict[str, Any]:
     return h.fake.messages[int(message["id"])]
 
 
+@pytest.mark.slow
 async def test_sensei_lesson_through_every_rule_then_back_after_a_restart(database, players):
     h = await start_bot(database)
     ana = players[0]
@@ -166,6 +167,7 @@ async def test_a_losing_turn_is_questioned_when_the_lobby_chose_it(harness, play
     assert live.row.status == "finished" and live.game.result().winners == (1,)
 
 
+@pytest.mark.slow
 async def test_a_rated_game_does_not_ask_by_default(harness, players):
     from tests.cogs.test_sensei_cog import open_move_menu, send, ui_action
     h = harness
@@ -178,6 +180,7 @@ async def test_a_rated_game_does_not_ask_by_default(harness, players):
     assert live.row.status == "finished" and live.game.result().reason == "barrier"
 
 
+@pytest.mark.slow
 async def test_a_typed_losing_turn_is_questioned_too(harness, players):
     h = harness
     ana = players[0]
@@ -272,6 +275,7 @@ async def puzzle_of(h, member, game: str) -> dict[str, Any]:
     return ephemeral_reply(h, await h.command(member, "puzzle", "solve", game=game))
 
 
+@pytest.mark.slow
 async def test_sensei_puzzle_from_this_server_own_misses_first(harness, players):
     h = harness
     ana, ben = players[:2]
@@ -350,6 +354,7 @@ async def test_sarena_builtin_puzzle_with_a_hint(harness, players):
     assert rating.solved == 1
 
 
+@pytest.mark.slow
 async def test_narabi_builtin_puzzle_switch_by_switch(harness, players):
     from cogs.narabi.cog import NarabiCog
     h = harness

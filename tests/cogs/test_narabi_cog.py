@@ -193,6 +193,7 @@ async def test_asking_flow(harness, players):
     assert live.row.version == 0  # talking is not a move
 
 
+@pytest.mark.slow
 async def test_advanced_mode_no_asking_no_undo(harness, players):
     h = harness
     lobby = await open_lobby(h, "narabi", players[0], advanced=True)
@@ -335,6 +336,7 @@ async def open_targets(h, table, live) -> tuple[list[str], dict]:
     return cards, h.fake.messages[int(step["id"])]
 
 
+@pytest.mark.slow
 async def test_no_two_choices_read_the_same(harness, players):
     """Two stones can look alike (two blanks of one colour): every button of the switch also
     names its place in the row, so no two read the same."""

@@ -209,7 +209,7 @@ async def test_a_swiss_of_ai_seats_played_end_to_end_through_the_stand_in(databa
     """The bench plays 64 players over 6 rounds; the suite a smaller field, the same checks."""
     from bot.tools.benchmarks.tournament import swiss_standin
 
-    figures = await swiss_standin(database, 12, 4, time_scale=100.0)
+    figures = await swiss_standin(database, 12, 4, time_scale=100.0, ai_priority="normal")
     assert figures["status"] == "finished" and figures["games"] == 4 * 6
     assert figures["rematches"] == 0 and figures["most_byes"] <= 1
     assert figures["standings_match_results"], figures["problems"]

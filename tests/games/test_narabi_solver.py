@@ -243,6 +243,7 @@ def covered(table: _Table, ring: list[int], turns: list[int], m: int) -> bool:
     return False
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(st.integers(3, 4), st.integers(0, 2 ** 32), st.integers(0, 3), st.integers(2, 3),
        st.integers(0, 4), st.data())

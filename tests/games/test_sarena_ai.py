@@ -200,6 +200,7 @@ def keys_in(data, found: Counter | None = None) -> Counter:
     return found
 
 
+@pytest.mark.slow
 def test_a_seat_view_holds_its_own_colour_and_no_other():
     for i, game in enumerate(positions_of_games(12, seed=3)):
         if i % 2:

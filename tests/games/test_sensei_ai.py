@@ -106,6 +106,7 @@ def test_refused_and_undone_actions_leave_no_trace():
     assert game.public_history() == [{"seat": 1, "action": {"type": "offer_draw"}}]
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(OPTIONS, st.integers(0, 2**32 - 1), st.integers(0, 200))
 def test_history_survives_storage_and_replays_the_game(options, seed, steps):
