@@ -42,13 +42,13 @@ async def over(frame: Any) -> bool:
 
 async def wait_version(frame: Any, after: int, timeout: float = 45) -> int:
     """Until the board shows a version newer than ``after`` (pushed live, or the move's answer):
-    the page itself is watched (its DOM changes), never polled from here on a clock."""
+    the page itself is watched (at each frame it draws), never polled from here on a clock."""
     try:
         newer = await frame.wait_for_function(
             f"""after => {{
                 const now = +(document.querySelector({TABLE!r})?.dataset.version ?? -1);
                 return now > after ? now : null;
-            }}""", arg=after, polling="mutation", timeout=timeout * 1000)
+            }}""", arg=after, timeout=timeout * 1000)
     except PlaywrightTimeout as exc:
         raise AssertionError(
             f"the Activity's board stayed at version {after} for {timeout} s") from exc

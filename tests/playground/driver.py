@@ -98,11 +98,11 @@ _BOARD_SRC = f"""() => [...document.querySelectorAll({BOARD!r})].pop()
 
 async def wait_board_change(page: Any, src: str | None, timeout: float = 30) -> str:
     """Until the last board shows a picture other than ``src``: the page itself is watched
-    (its DOM changes), never polled from here on a clock."""
+    (at each frame it draws), never polled from here on a clock."""
     try:
         changed = await page.wait_for_function(
             f"src => {{ const now = ({_BOARD_SRC})(); return now && now !== src ? now : null; }}",
-            arg=src, polling="mutation", timeout=timeout * 1000)
+            arg=src, timeout=timeout * 1000)
     except Exception as exc:
         raise AssertionError(f"the board picture did not change within {timeout} s") from exc
     return await changed.json_value()
@@ -113,7 +113,7 @@ async def wait_for_the_viewer(page: Any, src: str | None, timeout: float = 15) -
     or the game is over. Waiting for a new board alone would wait in vain when the viewer's
     turn (or a teammate's question, which holds the game until answered) came before ``src``
     was read; returns quietly at ``timeout`` (an AI may still be thinking). The page itself
-    is watched (its DOM changes), as ``board_src``, ``my_turn``, ``is_over`` and
+    is watched (at each frame it draws), as ``board_src``, ``my_turn``, ``is_over`` and
     ``questions_to`` read it."""
     try:
         await page.wait_for_function(
@@ -127,7 +127,7 @@ async def wait_for_the_viewer(page: Any, src: str | None, timeout: float = 15) -
                 return [...document.querySelectorAll('#messages article:not(.ephemeral)')]
                     .some((a) => a.querySelector('.mention.me') && [...a.querySelectorAll('button')]
                         .some((b) => !b.disabled && b.textContent.includes('No')));
-            }}""", arg=src, polling="mutation", timeout=timeout * 1000)
+            }}""", arg=src, timeout=timeout * 1000)
     except PlaywrightTimeout:
         return
 
