@@ -39,7 +39,7 @@ from typing import Any, Mapping, Sequence
 from .beliefs import RATIONALITY as HARD_RATIONALITY
 from .beliefs import Beliefs, _log_sum_exp, colour_evidence, gain_now
 from .knowledge import FaceSampler, Table
-from .search import Child, _children, _tiebreaks, piles_after
+from .search import Child, _children, _tiebreaks, halving, piles_after
 from .chips import DOWN, UP
 from .playout import _DST, _SMALL, _SRC, EDGE_COUNT, play_out
 
@@ -217,30 +217,28 @@ def analyse(table: Table, worlds: Worlds, budget: int, rng: random.Random,
     measures the moves more than the luck of their playouts (common random numbers)."""
     tells = tells or {}
     candidates = candidates_for(table)
-    survivors = _children(table)
-    rank = {child.edge: 0.0 for child in survivors}
-    wins = {child.edge: 0.0 for child in survivors}
-    visits = {child.edge: 0 for child in survivors}
-    rounds = max(1, math.ceil(math.log2(len(survivors))))
-    quota = budget / rounds
-    while len(survivors) > 1:
-        spent = 0
-        while spent < quota:
-            world = worlds.draw(rng)
-            stream = rng.getrandbits(64)
-            spent += SAMPLE_COST
-            for child in survivors:
-                win, margin, moves = simulate(table, child, world, random.Random(stream),
-                                              candidates)
-                rank[child.edge] += win + MARGIN * margin
-                wins[child.edge] += win
-                visits[child.edge] += 1
-                spent += moves + PLAYOUT_COST
-        # Ties keep the legal order (sort is stable), so the pick never depends on set order.
-        survivors.sort(key=lambda child: DISCRETION * tells.get(child.edge, 0.0)
-                       - rank[child.edge] / visits[child.edge])
-        survivors = survivors[:(len(survivors) + 1) // 2]
-    return Analysis(survivors[0].edge, wins, visits)
+    children = _children(table)
+    rank = {child.edge: 0.0 for child in children}
+    wins = {child.edge: 0.0 for child in children}
+    visits = {child.edge: 0 for child in children}
+
+    def sample(survivors: list[Child]) -> int:
+        world = worlds.draw(rng)
+        stream = rng.getrandbits(64)
+        spent = SAMPLE_COST
+        for child in survivors:
+            win, margin, moves = simulate(table, child, world, random.Random(stream), candidates)
+            rank[child.edge] += win + MARGIN * margin
+            wins[child.edge] += win
+            visits[child.edge] += 1
+            spent += moves + PLAYOUT_COST
+        return spent
+
+    # Ties keep the legal order (sort is stable), so the pick never depends on set order.
+    best = halving(children, budget, sample,
+                   lambda child: DISCRETION * tells.get(child.edge, 0.0)
+                   - rank[child.edge] / visits[child.edge])
+    return Analysis(best.edge, wins, visits)
 
 
 def telltale(table: Table) -> dict[int, float]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 from .beliefs import Beliefs
 from .board import EDGES
@@ -121,29 +121,44 @@ PLAYOUT_COST = 8
 SAMPLE_COST = 16
 
 
+def halving(children: list[Child], budget: float, sample: Callable[[list[Child]], float],
+            key: Callable[[Child], float]) -> Child:
+    """Sequential halving: each round ``sample(survivors)`` is called until the round's equal
+    share of ``budget`` is spent (each call returns what it spent, in simulated moves), then
+    the better half by ``key`` (lowest first) survives, until one is left."""
+    survivors = list(children)
+    rounds = max(1, math.ceil(math.log2(len(survivors))))
+    quota = budget / rounds
+    while len(survivors) > 1:
+        spent = 0.0
+        while True:
+            spent += sample(survivors)
+            if spent >= quota:
+                break
+        survivors.sort(key=key)
+        survivors = survivors[:(len(survivors) + 1) // 2]
+    return survivors[0]
+
+
 def search(table: Table, beliefs: Beliefs, budget: int, rng: random.Random) -> int:
     """Sequential halving over the legal moves: each round spends an equal share of the budget
     (counted in simulated moves), every surviving move playing out the same sampled states
     (common samples make the comparison fairer), then the better half survives."""
     faces = FaceSampler(table)
-    survivors = _children(table)
-    total = {child.edge: 0.0 for child in survivors}
-    visits = {child.edge: 0 for child in survivors}
-    rounds = max(1, math.ceil(math.log2(len(survivors))))
-    quota = budget / rounds
-    while len(survivors) > 1:
-        spent = 0
-        while True:
-            piles = faces.sample(rng)
-            rivals = beliefs.sample(rng)
-            spent += SAMPLE_COST
-            for child in survivors:
-                reward, plies = simulate(table, child, piles, rivals, rng)
-                total[child.edge] += reward
-                visits[child.edge] += 1
-                spent += plies + PLAYOUT_COST
-            if spent >= quota:
-                break
-        survivors.sort(key=lambda child: -total[child.edge] / visits[child.edge])
-        survivors = survivors[:(len(survivors) + 1) // 2]
-    return survivors[0].edge
+    children = _children(table)
+    total = {child.edge: 0.0 for child in children}
+    visits = {child.edge: 0 for child in children}
+
+    def sample(survivors: list[Child]) -> int:
+        piles = faces.sample(rng)
+        rivals = beliefs.sample(rng)
+        spent = SAMPLE_COST
+        for child in survivors:
+            reward, plies = simulate(table, child, piles, rivals, rng)
+            total[child.edge] += reward
+            visits[child.edge] += 1
+            spent += plies + PLAYOUT_COST
+        return spent
+
+    return halving(children, budget, sample,
+                   lambda child: -total[child.edge] / visits[child.edge]).edge
