@@ -259,6 +259,7 @@ async def test_the_postgresql_pool_in_use_is_reported(tmp_path, players, postgre
                                     state="in_use"))
                 if in_use[-1] == 1:
                     break
+                await h.settle()  # the bot's own work under way (a board, an AI move) ends
                 await asyncio.sleep(0.05)
     finally:
         await bot.close()
