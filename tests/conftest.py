@@ -31,7 +31,27 @@ fake_discord.TIME_SCALE = 100.0
 STARTED_FIRST = ("tests/playground/test_browser_games.py", "tests/playground/test_browser_box.py")
 
 
+#: fixtures that make a test slow by themselves: a browser (Chromium and Playwright's driver
+#: started, a page driven at a person's pace) or PostgreSQL (a server started per worker, a
+#: database copied per test)
+SLOW_FIXTURES = frozenset({"browser", "pg_server", "postgres_url"})
+
+
+def is_slow(item: pytest.Item) -> bool:
+    """Marked slow, or using a slow fixture, or run on PostgreSQL by ``database``."""
+    if item.get_closest_marker("slow") is not None or SLOW_FIXTURES & set(
+            getattr(item, "fixturenames", ())):
+        return True
+    callspec = getattr(item, "callspec", None)
+    return callspec is not None and callspec.params.get("database") == "postgresql"
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # The quick tier (``-m "not slow"``) leaves out the browser's and PostgreSQL's tests too:
+    # the full run tests both backends, the quick one SQLite's half.
+    for item in items:
+        if is_slow(item) and item.get_closest_marker("slow") is None:
+            item.add_marker(pytest.mark.slow)
     # The same order in every worker (pytest-xdist checks): a stable sort on the module alone.
     items.sort(key=lambda item: item.nodeid.split("::")[0] not in STARTED_FIRST)
 

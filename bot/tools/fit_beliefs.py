@@ -1,7 +1,7 @@
 """`python -m bot.tools.fit_beliefs`: fits how the Sàréná AIs read the other seats' moves.
 
 Hard and expert draw the other seats' secret colours from beliefs built on their past moves
-(``bot.games.sarena.search.evidence_from``): a seat is careless (its moves say nothing) or plays
+(``bot.games.sarena.beliefs.evidence_from``): a seat is careless (its moves say nothing) or plays
 for its colour, preferring moves by the chips they bring under it (``rationality``), with a
 ``slip`` now and then. This tool plays seeded games between AIs of one level and, at every turn,
 asks how much the mover's beliefs give the others' true colours, for every parameter set of a
@@ -19,7 +19,7 @@ from itertools import product
 from . import workers
 from ..games.ai import choose_action, seat_view
 from ..games.sarena import Sarena
-from ..games.sarena import expert, search
+from ..games.sarena import beliefs, expert, knowledge
 from ..games.sarena.chips import COLOUR_INDEX
 
 #: one rationality, or several that the moves weigh
@@ -27,7 +27,7 @@ RATIONALITIES = (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, (0.5, 1.0, 2.0, 3.0), (1.0, 2.0, 
 CARELESS = (0.01, 0.05, 0.2, 0.5)
 SLIPS = (0.02, 0.05, 0.1, 0.2)
 #: (rationality, careless, slip) of the levels that read moves
-IN_USE = {"hard": (search.RATIONALITY, search.CARELESS, search.SLIP),
+IN_USE = {"hard": (beliefs.RATIONALITY, beliefs.CARELESS, beliefs.SLIP),
           "expert": (expert.RATIONALITY, expert.CARELESS, expert.SLIP)}
 
 Params = tuple[float | tuple[float, ...], float, float]
@@ -49,19 +49,19 @@ def judge(index: int, level: str, seats: int,
             break
         seat = game.to_move
         view = seat_view(game, seat)
-        table = search.read_view(view)
-        observed = search.observed_moves(table, view["history"])
+        table = knowledge.read_view(view)
+        observed = beliefs.observed_moves(table, view["history"])
         if observed:
             # The tool may look at every seat's secret: it judges beliefs, it does not play.
             truth = tuple(COLOUR_INDEX[game.private_view(s)["colour"]] for s in table.others)
             for k, (rationality, careless, slip) in enumerate(params):
-                evidence = search.evidence_from(observed, table.others, rationality, careless,
-                                                slip)
-                beliefs = search.Beliefs(table, evidence)
-                p = beliefs.probabilities[beliefs.assignments.index(truth)]
+                evidence = beliefs.evidence_from(observed, table.others, rationality, careless,
+                                                 slip)
+                weighed = beliefs.Beliefs(table, evidence)
+                p = weighed.probabilities[weighed.assignments.index(truth)]
                 logs, ps, tops, turns = totals[k]
                 totals[k] = (logs + math.log(max(p, 1e-12)), ps + p,
-                             tops + (p == max(beliefs.probabilities)), turns + 1)
+                             tops + (p == max(weighed.probabilities)), turns + 1)
         game.apply(seat, choose_action("sarena", view, level, seed=index * 10_007 + ply))
     return totals
 

@@ -30,7 +30,7 @@ from ..games.sarena.puzzle import winning_moves
 from ..games.sarena.rules import Sarena
 from ..games.sensei import Sensei, legal_turns, play_turn
 from ..games.sensei.puzzle import actions_of
-from ..games.sensei.search import _best, scored_turns
+from ..games.sensei.whole_turns import _best, scored_turns
 from ..games.sensei.wintwo import Budget, OutOfWork, Prover, winning_turn
 
 ROOT = Path(__file__).resolve().parents[1] / "games"

@@ -25,7 +25,7 @@ from ..games.sensei import Sensei
 from ..games.sensei.expert import _DECIDED
 from ..games.sensei.puzzle import _moves, actions_of
 from ..games.sensei.review import REVIEW_NODES, _graded
-from ..games.sensei.search import scored_turns
+from ..games.sensei.whole_turns import scored_turns
 from ..games.sensei.wintwo import _WIN_IN_TWO, Prover
 
 

@@ -3,11 +3,14 @@ piece the board marks as movable, then one of the places it marks as a target (o
 there). Only the page's markup is read; nothing of the bot is imported."""
 from __future__ import annotations
 
-import asyncio
-import time
 from typing import Any
 
-from ..playground.driver import BOARD, open_thread, send
+try:
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+except ImportError:  # without Playwright the browser tests skip themselves (conftest)
+    PlaywrightTimeout = TimeoutError
+
+from ..playground.driver import BOARD, laid_out, open_thread, send
 
 PANE = "#activity-pane iframe"
 TABLE = "section.table"
@@ -38,14 +41,18 @@ async def over(frame: Any) -> bool:
 
 
 async def wait_version(frame: Any, after: int, timeout: float = 45) -> int:
-    """Until the board shows a version newer than ``after`` (pushed live, or the move's answer)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        now = await version(frame)
-        if now > after:
-            return now
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"the Activity's board stayed at version {after} for {timeout} s")
+    """Until the board shows a version newer than ``after`` (pushed live, or the move's answer):
+    the page itself is watched (at each frame it draws), never polled from here on a clock."""
+    try:
+        newer = await frame.wait_for_function(
+            f"""after => {{
+                const now = +(document.querySelector({TABLE!r})?.dataset.version ?? -1);
+                return now > after ? now : null;
+            }}""", arg=after, timeout=timeout * 1000)
+    except PlaywrightTimeout as exc:
+        raise AssertionError(
+            f"the Activity's board stayed at version {after} for {timeout} s") from exc
+    return int(await newer.json_value())
 
 
 async def _centre(locator: Any) -> tuple[float, float]:
@@ -110,7 +117,8 @@ async def touch_targets_at(page: Any, frame: Any, width: int = 360) -> float:
     """The smallest side of any place of the board one can touch, on a phone ``width`` px
     wide (the pane fills a phone's width, as Discord's Activity window does)."""
     await page.set_viewport_size({"width": width, "height": 780})
-    await asyncio.sleep(0.3)
+    await laid_out(page)
+    await laid_out(frame)
     sides = await frame.eval_on_selector_all(
         "svg.board [data-place]",
         "nodes => nodes.map(n => { const r = n.getBoundingClientRect(); return Math.min(r.width, r.height); })")

@@ -39,6 +39,7 @@ async def signed_page(h, http, member, table, instance=None):
     return page, instance
 
 
+@pytest.mark.slow
 async def test_open_board_launches_the_activity_and_its_code_signs_in(game):
     h, table, http = game
     ana = table.players[0]
@@ -65,6 +66,7 @@ async def test_open_board_launches_the_activity_and_its_code_signs_in(game):
     assert status == 401 and answer["error"]["code"] == "code_refused"
 
 
+@pytest.mark.slow
 async def test_someone_not_in_the_instance_gets_no_session(game):
     h, table, http = game
     ana, ben = table.players
@@ -77,6 +79,7 @@ async def test_someone_not_in_the_instance_gets_no_session(game):
     assert answer["error"]["message"] == t("activity.server.error.not_in_instance", "en")
 
 
+@pytest.mark.slow
 async def test_forged_expired_and_missing_sessions_are_refused_and_change_nothing(game):
     h, table, http = game
     ana, _, version, action = await to_move(h, table)
@@ -103,6 +106,7 @@ async def test_forged_expired_and_missing_sessions_are_refused_and_change_nothin
     assert live.row.version == version
 
 
+@pytest.mark.slow
 async def test_a_replayed_action_is_refused_once_played(game):
     h, table, http = game
     ana, _, version, action = await to_move(h, table)
@@ -118,6 +122,7 @@ async def test_a_replayed_action_is_refused_once_played(game):
     assert (await h.bot.tables.get(table.id)).row.version == version + 1
 
 
+@pytest.mark.slow
 async def test_the_seat_is_the_sessions_never_the_pages(game):
     h, table, http = game
     ana, ben, version, action = await to_move(h, table)
@@ -136,6 +141,7 @@ async def test_the_seat_is_the_sessions_never_the_pages(game):
     assert (await h.bot.tables.get(table.id)).row.version == version
 
 
+@pytest.mark.slow
 async def test_a_table_of_another_channel_is_not_shown(game):
     h, table, http = game
     page, _ = await signed_page(h, http, table.players[0], table)
@@ -148,6 +154,7 @@ async def test_a_table_of_another_channel_is_not_shown(game):
     assert status == 200 and answer["id"] == table.id
 
 
+@pytest.mark.slow
 async def test_every_answer_carries_a_strict_csp(game):
     h, table, http = game
     page, _ = await signed_page(h, http, table.players[0], table)

@@ -30,6 +30,7 @@ async def open_page(h, http, member, channel, instance=None):
     return page, instance
 
 
+@pytest.mark.slow
 async def test_button_moves_reach_every_open_board_at_one_counted_call_each(h):
     players = [Member(101, "Ana"), Member(102, "Ben")]
     table = await start_table(h, "sarena", players)
@@ -70,6 +71,7 @@ async def test_button_moves_reach_every_open_board_at_one_counted_call_each(h):
             await page.close()
 
 
+@pytest.mark.slow
 async def test_an_ai_seat_and_a_typed_move_reach_the_open_board(h):
     ana = Member(101, "Ana")
     await h.command(ana, "sensei", "start", ai="easy", first="green")

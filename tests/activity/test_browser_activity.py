@@ -8,8 +8,8 @@ import time
 
 from ..playground.conftest import browser, playground, shots  # noqa: F401  (fixtures)
 from ..playground.driver import (BOARD, EPHEMERAL, answer_questions, board_src, is_over, my_turn, open_page,
-                                 open_thread, screenshot, send, take_turn, wait_board_change,
-                                 wait_for_the_viewer)
+                                 open_thread, questions_to, screenshot, send, take_turn,
+                                 wait_board_change, wait_for_the_viewer)
 from .browser_kit import (open_board, over, play_by_touch, stats, touch, touch_targets_at,
                           version, wait_version, your_turn)
 
@@ -49,8 +49,8 @@ async def _touch_against_buttons(ana, ben, frame, shots, name: str, start: str,
             await frame.locator("button[data-action='ask']").click()
             await touch(ana, frame)
             await frame.locator("#toast.info").wait_for(timeout=15_000)
-            while not await answer_questions(ben, "Yes"):
-                await ben.wait_for_timeout(100)
+            await questions_to(ben, "Yes").first.wait_for(timeout=30_000)
+            assert await answer_questions(ben, "Yes")
             # the question and Ben's answer reach Ana's board, live
             await frame.locator(".questions li", has_text="Yes").first.wait_for(timeout=30_000)
             asks -= 1

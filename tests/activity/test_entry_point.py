@@ -64,6 +64,7 @@ async def test_without_an_entry_point_the_sync_registers_one_discord_launches(tm
         await h.bot.close()
 
 
+@pytest.mark.slow
 async def test_without_the_activity_there_is_no_entry_point_nor_open_board(tmp_path):
     fake = FakeDiscord()
     h = await start_bot(tmp_path / "bot.sqlite3", fake)

@@ -43,7 +43,8 @@ async def main(url: str, count: int, shard: int) -> int:
     configure("WARNING")
     settings = Settings(token="", database_path=Path("unused.sqlite3"), dev_guild_id=None,
                         log_level="WARNING", ai_workers=1, ai_pause_seconds=0.0,
-                        database_url=url, shard_count=count, shard_ids=(shard,),
+                        ai_priority="normal", database_url=url, shard_count=count,
+                        shard_ids=(shard,),
                         render_workers=0)
     store = await Store.open(url, scope=settings.scope)
     # a server on this process's shard: Discord sends its interactions to this process only

@@ -201,6 +201,7 @@ def test_every_registered_name_in_every_locale_passes_discords_rule(payloads):
     assert localized >= 7 * 20, localized
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_command_name_lost_its_accents(language, registered):
     names = catalog_names(language) | registered[language]

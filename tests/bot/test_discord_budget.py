@@ -7,6 +7,7 @@ import logging
 import random
 
 import aiohttp
+import pytest
 
 from bot.games.sensei import legal_turns
 from bot.games.sensei.notation import format_turn
@@ -61,6 +62,7 @@ def assert_one_call_per_move(figures, *, dms_to_others: int = 0) -> None:
         assert others <= dms_to_others, figures
 
 
+@pytest.mark.slow
 async def test_narabi_by_buttons_costs_the_board_edit_and_a_dm_to_the_other_player(harness, players):
     h = harness
     table = await start_table(h, "narabi", players[:3])
@@ -74,6 +76,7 @@ async def test_narabi_by_buttons_costs_the_board_edit_and_a_dm_to_the_other_play
     assert any(others == 1 for _, _, others in figures)  # a switch with another's card
 
 
+@pytest.mark.slow
 async def test_sensei_by_buttons_and_typed_costs_one_call(harness, players):
     h = harness
     table = await start_table(h, "sensei", players[:2])
@@ -91,6 +94,7 @@ async def test_sensei_by_buttons_and_typed_costs_one_call(harness, players):
     assert_one_call_per_move(await play_counted(h, table, 4, typed))
 
 
+@pytest.mark.slow
 async def test_sarena_by_buttons_and_typed_costs_one_call(harness, players):
     h = harness
     table = await start_table(h, "sarena", players[:2])
@@ -108,6 +112,7 @@ async def test_sarena_by_buttons_and_typed_costs_one_call(harness, players):
     assert_one_call_per_move(await play_counted(h, table, 4, typed))
 
 
+@pytest.mark.slow
 async def test_an_ai_move_costs_one_call_and_its_line_rides_on_the_board_edit(harness, players):
     """Ana's turn line goes out through her own click; the AI's line is the text of the board
     message's edit (the move's one counted call), never a follow-up of Ana's interaction."""
@@ -139,6 +144,7 @@ async def test_an_ai_move_costs_one_call_and_its_line_rides_on_the_board_edit(ha
         assert 1 <= len(rest) <= 2 and all(r.method == "PATCH" for r in rest), rest
 
 
+@pytest.mark.slow
 async def test_a_token_past_15_minutes_is_never_used(harness, players):
     """A turn line whose mover's token has expired goes out with the bot's own call."""
     h = harness
@@ -173,6 +179,7 @@ async def version_is(h, table_id: int, version: int) -> bool:
     return (await h.bot.tables.get(table_id)).row.version >= version
 
 
+@pytest.mark.slow
 async def test_a_route_held_at_zero_for_a_while_loses_nothing(tmp_path, players):
     """Discord holds the message-edit bucket at 0 remaining: clicks are still answered within
     3 s, the boards catch up once it opens, nothing is lost."""
@@ -223,6 +230,7 @@ async def test_a_thread_that_refuses_the_bot_is_not_asked_again_and_again(harnes
     assert h.fake.limits.invalid_total == len(refused)
 
 
+@pytest.mark.slow
 async def test_closed_dms_are_remembered_not_retried(harness, players):
     h = harness
     h.fake.closed_dms.add(players[1].id)

@@ -69,6 +69,7 @@ async def test_interaction_answers_and_follow_ups_are_not_counted():
     assert (await call(fake, "POST", post(99), {"content": "x"}))[0] == 429
 
 
+@pytest.mark.slow
 async def test_two_bots_on_one_token_share_its_budget(tmp_path):
     """Two processes of one bot (two clients on one fake, one token) each take their share:
     together no more than 50 counted calls in any second, and no global 429."""
@@ -308,6 +309,7 @@ async def test_the_budget_keeps_any_second_under_its_rate_and_serves_people_firs
     assert min(b - a for a, b in zip(released, released[1:])) >= 1 / 40 - 1e-9
 
 
+@pytest.mark.slow
 async def test_two_processes_on_one_token_stay_under_50_in_any_second():
     """Real processes, a real HTTP port: each takes its share of the token's budget, so
     Discord never sees more than 50 counted calls in a second and never answers a global

@@ -251,6 +251,7 @@ def variants(body):
                 yield changed
 
 
+@pytest.mark.slow
 def test_the_quick_judge_takes_exactly_what_jsonschema_takes():
     """The compiled judge only says yes or no; a yes is never checked again. So over good
     bodies and thousands of broken ones (every field left out or given an odd value), it must

@@ -51,6 +51,7 @@ def test_cyclic_garbage_frozen_by_one_round_is_freed_by_the_next():
     assert ref() is None
 
 
+@pytest.mark.slow
 async def test_collections_wait_for_a_quiet_moment():
     quiet = asyncio.Event()
     collector = heap.QuietCollector(quiet, interval=3600, young_every=0.01)
@@ -81,6 +82,7 @@ async def test_a_bot_never_quiet_still_collects(monkeypatch):
         await collector.stop()
 
 
+@pytest.mark.slow
 async def test_the_full_round_does_not_wait_for_ever(monkeypatch):
     monkeypatch.setattr(heap, "FULL_PATIENCE", 0.05)
     collector = heap.QuietCollector(asyncio.Event(), interval=0.01, young_every=0.01)
@@ -91,6 +93,7 @@ async def test_the_full_round_does_not_wait_for_ever(monkeypatch):
         await collector.stop()
 
 
+@pytest.mark.slow
 async def test_the_bot_collects_only_between_clicks(tmp_path):
     h = await start_bot(tmp_path / "h.sqlite3", manage_heap=True)
     try:

@@ -73,6 +73,7 @@ def total(figures: dict[str, dict[tuple, float]], name: str, **labels: str) -> f
                if all((k, v) in key for k, v in labels.items()))
 
 
+@pytest.mark.slow
 async def test_the_figures_move_when_games_are_played(tmp_path, players):
     bot, h = await metrics_bot(tmp_path)
     try:
@@ -190,6 +191,7 @@ async def test_healthz_is_live_and_readyz_follows_start_gateway_and_shutdown(tmp
         await get(bot, "/healthz")  # the port is given back
 
 
+@pytest.mark.slow
 async def test_no_label_carries_a_name_an_id_a_message_or_a_secret(tmp_path):
     names = ["Zephyrine Quaglia", "Bartholomew Xu", "Ottoline Vark"]
     people = [Member(987_654_321_000 + i, name) for i, name in enumerate(names)]
@@ -257,6 +259,7 @@ async def test_the_postgresql_pool_in_use_is_reported(tmp_path, players, postgre
                                     state="in_use"))
                 if in_use[-1] == 1:
                     break
+                await h.settle()  # the bot's own work under way (a board, an AI move) ends
                 await asyncio.sleep(0.05)
     finally:
         await bot.close()

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.store import Store
 from tests.conftest import start_bot
 from tests.helpers import narabi_switch
@@ -78,6 +80,7 @@ async def test_a_running_game_copied_to_postgres_plays_on(tmp_path, postgres_url
     await h.bot.close()
 
 
+@pytest.mark.slow
 def test_bad_arguments_are_explained(tmp_path):
     done = run("--from", f"sqlite:///{tmp_path / 'none.sqlite3'}", "--to", "postgresql://x@127.0.0.1:1/x")
     assert done.returncode == 2 and "no database file" in done.stderr

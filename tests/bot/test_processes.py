@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -57,6 +59,7 @@ class Child:
             stream.close()  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 def test_one_table_clicked_50_times_from_two_processes_moves_once(postgres_url):
     a, b = Child(postgres_url, 1, 0), None
     try:
@@ -84,6 +87,7 @@ def test_one_table_clicked_50_times_from_two_processes_moves_once(postgres_url):
             b.quit()
 
 
+@pytest.mark.slow
 def test_a_killed_process_leaves_the_other_alone_and_resumes_its_tables(postgres_url):
     a, b = Child(postgres_url, 2, 0), Child(postgres_url, 2, 1)
     try:

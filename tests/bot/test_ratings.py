@@ -74,6 +74,7 @@ async def test_a_finished_game_is_rated_once_in_the_transaction_of_its_end(harne
         [pytest.approx(a_rating.shown)]
 
 
+@pytest.mark.slow
 async def test_games_that_do_not_count(harness, players):
     h = harness
     ana, ben, cleo = players[:3]

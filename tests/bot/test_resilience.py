@@ -504,6 +504,7 @@ async def test_permission_lost_mid_game_is_announced_and_explained(harness, play
 
 # -- 5. secrets in logs --------------------------------------------------------------------------
 
+@pytest.mark.slow
 async def test_no_secret_reaches_the_log_at_debug(tmp_path, players, caplog):
     logs.configure("DEBUG")
     caplog.set_level(logging.DEBUG)
@@ -646,6 +647,7 @@ async def test_retention_purges_only_old_finished_games(tmp_path, players):
     await h.bot.close()
 
 
+@pytest.mark.slow
 async def test_a_finished_game_is_kept_as_seed_log_and_result(harness, players):
     h = harness
     table = await start_table(h, "narabi", players[:3])

@@ -200,6 +200,7 @@ async def test_stale_forged_outsider_and_garbage_clicks_change_nothing(harness, 
     assert "no longer exists" in h.reply_text(token)
 
 
+@pytest.mark.slow
 async def test_closed_dms_are_announced_once_and_game_goes_on(harness, players):
     h = harness
     h.fake.closed_dms.add(players[1].id)
@@ -219,6 +220,7 @@ async def test_closed_dms_are_announced_once_and_game_goes_on(harness, players):
     assert live.row.version >= 1
 
 
+@pytest.mark.slow
 async def test_full_game_results_rebuild_and_rematch(harness, players):
     h = harness
     table = await start_table(h, "narabi", players[:3])

@@ -7,9 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_sigint_stops_cleanly_after_the_click_in_flight(tmp_path):
     db = tmp_path / "bot.sqlite3"
     done = subprocess.run([sys.executable, "-m", "tests.bot.shutdown_child", str(db)], cwd=ROOT,

@@ -32,6 +32,7 @@ def test_help_lists_subcommands(tmp_path):
         assert command in out.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("token, needle", [
     ("", "DISCORD_TOKEN is not set"),
     ("not-a-token", "does not look like a bot token"),

@@ -23,6 +23,28 @@ def alive(pid: int) -> bool:
     return True
 
 
+async def ended(pid: int) -> bool:
+    """Whether process ``pid`` ended: awaited on the process's own end (its pidfd becomes
+    readable when it exits, reaped or not), where polling ``alive`` for a few seconds raced a
+    loaded machine. The bound only turns a worker that is never killed into a failure."""
+    if not hasattr(os, "pidfd_open"):
+        return await eventually(lambda: not alive(pid))
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    loop = asyncio.get_running_loop()
+    exited = loop.create_future()
+    loop.add_reader(fd, lambda: exited.done() or exited.set_result(True))
+    try:
+        return await asyncio.wait_for(exited, 60)
+    except asyncio.TimeoutError:
+        return False
+    finally:
+        loop.remove_reader(fd)
+        os.close(fd)
+
+
 @pytest.fixture
 async def pool():
     p = ThinkPool(1)
@@ -62,7 +84,7 @@ async def test_cancelling_a_running_call_kills_its_worker(pool: ThinkPool):
     with pytest.raises(asyncio.CancelledError):
         await call
     assert pool.busy == 0
-    assert await eventually(lambda: not alive(old))
+    assert await ended(old)
     new = await pool.call(f"{JOBS}:pid")
     assert new != old and alive(new)
 
@@ -85,7 +107,7 @@ async def test_timeout_kills_the_worker_and_the_pool_keeps_working(pool: ThinkPo
     old = await pool.call(f"{JOBS}:pid")
     with pytest.raises(ThinkTimeout):
         await pool.call(f"{JOBS}:spin", 30.0, timeout=0.2)
-    assert await eventually(lambda: not alive(old))
+    assert await ended(old)
     assert await pool.call(f"{JOBS}:square", 5) == 25
 
 
@@ -100,7 +122,7 @@ async def test_a_dying_worker_fails_the_call_and_is_replaced(pool: ThinkPool):
     old = await pool.call(f"{JOBS}:pid")
     with pytest.raises(ThinkFailed, match="died"):
         await pool.call(f"{JOBS}:die")
-    assert await eventually(lambda: not alive(old))
+    assert await ended(old)
     assert await pool.call(f"{JOBS}:pid") not in (old, os.getpid())
 
 
@@ -209,6 +231,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("start", ["forkserver", "spawn"])
 async def test_a_worker_mid_search_dies_with_its_bot(start, tmp_path):
     """Killed outright, the bot closes nothing: its workers must end by themselves, also when
@@ -232,7 +255,7 @@ async def test_a_worker_mid_search_dies_with_its_bot(start, tmp_path):
         bot.send_signal(signal.SIGKILL)
         await bot.wait()
     try:
-        assert await eventually(lambda: not alive(worker))
+        assert await ended(worker)
     finally:
         if alive(worker):
             os.kill(worker, signal.SIGKILL)  # not left searching after a failure

@@ -190,6 +190,7 @@ def test_c7_counts_the_next_brackets_pairs_only_as_far_as_everyone_below_can_pai
 
 # -- cross-check -------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_the_cross_check_against_caissify_pairings_finds_no_discrepancy():
     pytest.importorskip("caissify_pairings")
     from bot.tools.dutch_check import check
@@ -206,6 +207,7 @@ def test_the_cross_check_against_caissify_pairings_finds_no_discrepancy():
 
 # -- properties -----------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(n=st.integers(3, 16), rounds=st.integers(2, 7), seed=st.integers(0, 10_000))
 def test_dutch_properties_with_forfeits(n, rounds, seed):

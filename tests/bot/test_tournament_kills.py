@@ -7,7 +7,7 @@ import pytest
 
 from bot.tools.tournament_kills import kill_test
 
-pytestmark = pytest.mark.xdist_group("tournament_kills")
+pytestmark = [pytest.mark.xdist_group("tournament_kills"), pytest.mark.slow]
 
 
 def test_kills_mid_round_lose_and_double_nothing(database):

@@ -8,6 +8,7 @@ import itertools
 import random
 from functools import lru_cache
 
+import pytest
 from hypothesis import example, given, settings, strategies as st
 
 from bot.tournaments import (Entrant, Played, knockout_round, knockout_rounds, narabi_teams,
@@ -137,6 +138,7 @@ def test_narabi_duplicate_teams_are_of_three_to_five():
 
 # -- properties --------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(n=st.integers(2, 12), rounds=st.integers(1, 6), seed=st.integers(0, 10_000))
 # five players, round four: no legal bye is left, and the library would give a second one
@@ -183,6 +185,7 @@ def test_swiss_properties(n, rounds, seed):
     assert all(count <= 1 for count in history.byes.values())
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(n=st.integers(8, 40), seed=st.integers(0, 10_000))
 def test_swiss_keeps_first_moves_balanced_without_draws(n, seed):

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.tournaments import Entrant, Played, swiss_round
 from bot.tournaments.dutch import dutch_round
 from bot.tournaments.reference import REFERENCE_MAX, reference_round
 from tests.bot.test_tournament_pairing import play
 
 
+@pytest.mark.slow
 def test_small_fields_are_paired_by_the_reference_library():
     rng = random.Random(5)
     people = [Entrant(100 + i, i) for i in range(1, 24)]  # odd: a bye each round

@@ -133,6 +133,7 @@ async def test_config_needs_manage_server(timed, players):
 
 # == the clock of a running game ===============================================================
 
+@pytest.mark.slow
 async def test_board_shows_the_deadline_and_reminders_come_once(timed, players):
     h = timed
     ana, ben = players[:2]
@@ -170,6 +171,7 @@ async def test_a_move_starts_the_next_turns_clock(timed, players):
     assert live.row.deadline_seat == live.game.to_move
 
 
+@pytest.mark.slow
 async def test_timeout_hands_the_seat_to_an_ai_until_the_player_is_back(timed, players):
     h = timed
     ana, ben = players[:2]
@@ -351,6 +353,7 @@ async def test_two_processes_time_a_turn_out_exactly_once(timed, players, tmp_pa
     await h.settle()
 
 
+@pytest.mark.slow
 async def test_a_whole_timed_game_with_one_absent_player(timed, players):
     h = timed
     ana, ben = players[:2]

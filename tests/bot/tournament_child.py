@@ -30,7 +30,8 @@ async def main(target: str, tournament_id: int) -> int:
     url = target if backend_kind(target) == "postgresql" else None
     settings = Settings(token="", database_path=Path("unused.sqlite3") if url else Path(target),
                         dev_guild_id=None, log_level="WARNING", ai_workers=1,
-                        ai_pause_seconds=0.0, database_url=url, render_workers=0)
+                        ai_pause_seconds=0.0, ai_priority="normal", database_url=url,
+                        render_workers=0)
     store = await Store.open(target)
     h = await Harness.start(TabletopBot(settings, store), FakeDiscord(time_scale=100.0))
     cog = h.bot.get_cog("Tournaments")

@@ -86,6 +86,7 @@ async def assert_ai_game_ended_cleanly(h, table: Table) -> dict[str, Any]:
 
 # == solo starts and whole games ============================================================
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 async def test_a_whole_sensei_game_against_each_level(harness, players, level):
     h = harness
@@ -112,6 +113,7 @@ async def test_a_whole_sensei_game_against_each_level(harness, players, level):
     assert {seat for seat, _ in rows} == {0, 1}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level,count", [("easy", 4), ("medium", 2), ("hard", 3)])
 async def test_a_whole_sarena_game_against_ai_players(harness, players, level, count):
     h = harness
@@ -133,6 +135,7 @@ async def test_a_whole_sarena_game_against_ai_players(harness, players, level, c
     assert dm_recipients(h) == {ana.id}
 
 
+@pytest.mark.slow
 async def test_a_search_past_the_think_limit_plays_a_random_legal_move_and_says_why(
         harness, players, caplog):
     h = harness
@@ -155,6 +158,7 @@ async def test_a_search_past_the_think_limit_plays_a_random_legal_move_and_says_
     assert warnings and all("ThinkTimeout" in w and "AI_PRIORITY=low" in w for w in warnings)
 
 
+@pytest.mark.slow
 async def test_narabi_with_ai_teammates_answers_questions_truthfully(harness, players):
     h = harness
     ana = players[0]
@@ -255,6 +259,7 @@ async def test_an_ai_teammate_asks_a_person_and_plays_once_answered(harness, pla
 
 # == the lobby ================================================================================
 
+@pytest.mark.slow
 async def test_host_adds_and_removes_ai_players_and_others_cannot(harness, players):
     h = harness
     ana, ben = players[:2]
@@ -305,6 +310,7 @@ async def test_the_last_person_leaving_closes_a_lobby_of_ai(harness, players):
 
 # == restarts and cancellation ==============================================================
 
+@pytest.mark.slow
 async def test_ai_players_stopped_mid_turn_play_again_when_started_again(harness, players):
     h, ana = harness, players[0]
     h.bot.autoplayer.pause = 3600.0  # stopped while it waits to play
@@ -322,6 +328,7 @@ async def test_ai_players_stopped_mid_turn_play_again_when_started_again(harness
     assert {seat for seat, _ in await h.bot.store.actions(table.id)} == {1}
 
 
+@pytest.mark.slow
 async def test_a_restart_in_the_middle_of_an_ai_turn_resumes_it(database, players):
     path = database
     h = await start_bot(path)
@@ -442,6 +449,7 @@ async def play_a_person_turn(h, game: str, table: Table, member, rng: random.Ran
         await narabi_switch(h, table, rng)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,seats,options", [("sensei", 2, {}), ("sarena", 3, {}),
                                                 ("narabi", 3, {"advanced": True})])
 async def test_expert_is_offered_in_every_lobby_and_plays_legal_moves(harness, players, game,
@@ -487,6 +495,7 @@ async def test_expert_is_offered_in_every_lobby_and_plays_legal_moves(harness, p
         await assert_ai_game_ended_cleanly(h, table)
 
 
+@pytest.mark.slow
 async def test_the_start_commands_offer_expert_within_discords_limits(harness, players):
     from bot.ui.lobby import AI_CHOICES
 

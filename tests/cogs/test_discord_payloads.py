@@ -328,6 +328,7 @@ async def sarena_tour(h: Harness, owner: Member, players: list[Member], rng: ran
     return table
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", list(DISCORD_LOCALE))
 async def test_every_message_in_every_language_is_valid_for_discord(tmp_path, monkeypatch,
                                                                     language):

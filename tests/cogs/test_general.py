@@ -34,6 +34,7 @@ async def test_an_abandoned_game_reads_as_abandoned_and_a_member_without_games_i
         in h.reply_text(token)
 
 
+@pytest.mark.slow
 async def test_history_filters_pages_and_links_each_game_to_its_thread(harness, players):
     from bot.testing.fake_discord import CHANNEL_ID, components_of
 

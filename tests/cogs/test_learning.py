@@ -59,6 +59,7 @@ async def planned(h, member, step, turn: str) -> dict[str, Any]:
     return await tap(h, member, step, labelled(step, "Send turn"))
 
 
+@pytest.mark.slow
 async def test_sensei_lesson_through_every_rule_then_back_after_a_restart(database, players):
     h = await start_bot(database)
     ana = players[0]
@@ -229,6 +230,7 @@ async def test_a_losing_turn_is_questioned_when_the_lobby_chose_it(harness, play
     assert live.row.status == "finished" and live.game.result().winners == (1,)
 
 
+@pytest.mark.slow
 async def test_a_rated_game_does_not_ask_by_default(harness, players):
     from tests.cogs.test_sensei_cog import open_move_menu, send, ui_action
     h = harness
@@ -241,6 +243,7 @@ async def test_a_rated_game_does_not_ask_by_default(harness, players):
     assert live.row.status == "finished" and live.game.result().reason == "barrier"
 
 
+@pytest.mark.slow
 async def test_a_typed_losing_turn_is_questioned_too(harness, players):
     h = harness
     ana = players[0]
@@ -335,6 +338,7 @@ async def puzzle_of(h, member, game: str) -> dict[str, Any]:
     return ephemeral_reply(h, await h.command(member, "puzzle", "solve", game=game))
 
 
+@pytest.mark.slow
 async def test_sensei_puzzle_from_this_server_own_misses_first(harness, players):
     h = harness
     ana, ben = players[:2]
@@ -475,6 +479,7 @@ async def test_sarena_builtin_puzzle_with_a_hint(harness, players):
     assert rating.solved == 1
 
 
+@pytest.mark.slow
 async def test_narabi_builtin_puzzle_switch_by_switch(harness, players):
     from cogs.narabi.cog import NarabiCog
     h = harness
@@ -503,6 +508,7 @@ async def test_puzzle_stats_with_a_chart(harness, players):
     assert ephemeral_reply(h, token)["attachments"], "the rating chart"
 
 
+@pytest.mark.slow
 async def test_a_reviewed_game_gives_this_server_its_puzzles(database, players):
     from tests.cogs.test_review import REVIEWED, finish, reviewed
     h = await start_bot(database, reviews="tests.cogs.review_jobs")

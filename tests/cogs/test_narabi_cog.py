@@ -104,6 +104,7 @@ async def test_switch_in_three_taps_only_legal_targets_and_back(harness, players
     assert live.game.public_view()["last_switch"]["target"] == choice_of(targets[0])
 
 
+@pytest.mark.slow
 async def test_a_card_without_target_says_so_and_an_illegal_switch_is_refused(harness, players,
                                                                             monkeypatch):
     h = harness
@@ -192,6 +193,7 @@ async def test_asking_flow(harness, players):
     assert live.row.version == 0  # talking is not a move
 
 
+@pytest.mark.slow
 async def test_advanced_mode_no_asking_no_undo(harness, players):
     h = harness
     lobby = await open_lobby(h, "narabi", players[0], advanced=True)
@@ -233,6 +235,7 @@ async def test_advanced_mode_no_asking_no_undo(harness, players):
     raise AssertionError("no undo opportunity arose in 40 turns of this deal")
 
 
+@pytest.mark.slow
 async def test_end_reveals_every_condition_and_best_solution(harness, players):
     h = harness
     table = await start_table(h, "narabi", players[:3])
@@ -268,6 +271,7 @@ def _contains_condition_key(view) -> bool:
     return False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seats, advanced, seed", [(3, False, 1), (4, True, 2), (5, False, 3),
                                                    (5, True, 4), (4, False, 5)])
 async def test_no_condition_reaches_a_public_surface(harness, players, caplog, seats, advanced, seed):
@@ -332,6 +336,7 @@ async def open_targets(h, table, live) -> tuple[list[str], dict]:
     return cards, h.fake.messages[int(step["id"])]
 
 
+@pytest.mark.slow
 async def test_no_two_choices_read_the_same(harness, players):
     """Two stones can look alike (two blanks of one colour): every button of the switch also
     names its place in the row, so no two read the same."""

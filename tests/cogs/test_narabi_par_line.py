@@ -60,6 +60,7 @@ def stone(cog, card: dict) -> str:
     return cog.stone(card, "en")
 
 
+@pytest.mark.slow
 async def test_the_par_line_pages_switch_by_switch_to_the_solved_ring(harness, players,
                                                                       monkeypatch):
     h = harness
@@ -144,6 +145,7 @@ async def test_the_search_runs_once_when_nothing_kept_it(harness, players, monke
     assert len(calls) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("found,says", [
     ({"best": None, "status": "unknown"}, "was not computed"),
     ({"best": None, "status": "none", "limit": 24}, "cannot be solved within 24 switches"),

@@ -26,6 +26,7 @@ async def play_then_resign(h, table, moves: int) -> int:
     return len(await h.bot.store.actions(table.id))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,seats", [("sensei", 2), ("sarena", 3), ("narabi", 3)])
 async def test_step_through_a_finished_game(harness, players, game, seats):
     h = harness
@@ -99,6 +100,7 @@ async def test_download_gives_the_whole_game_as_a_picture_and_its_moves_as_text(
     assert moves.count("\n") >= total and "1. " in moves and "<@" not in moves
 
 
+@pytest.mark.slow
 async def test_boards_and_replays_are_drawn_in_a_render_process(tmp_path, players):
     """With RENDER_WORKERS=1 (the default) the board picture and the replay animation come
     from a worker process, not from the bot's own interpreter."""

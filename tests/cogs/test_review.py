@@ -213,6 +213,7 @@ async def test_hostile_and_early_requests(h, players):
     assert t("error.unknown_button", "en") in h.reply_text(token)
 
 
+@pytest.mark.slow
 async def test_sarena_review_end_to_end_shows_nothing_secret(h, players):
     table = await start_table(h, "sarena", players[:2])
     await finish(h, table, 6)

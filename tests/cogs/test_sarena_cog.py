@@ -214,6 +214,7 @@ async def test_a_move_through_the_components(harness, players, monkeypatch):
     assert f"Last: {name} moved c3 → c4." in b["embeds"][0]["description"]
 
 
+@pytest.mark.slow
 async def test_a_flip_is_said_and_few_piles_fit_one_move_button(harness, players, monkeypatch):
     h = harness
     deal_with(monkeypatch, 12)
@@ -352,6 +353,7 @@ async def test_stale_outsider_and_out_of_turn_clicks_change_nothing(harness, pla
 
 # == the end ==================================================================================
 
+@pytest.mark.slow
 async def test_full_game_reveal_rebuild_and_rematch(harness, players, monkeypatch):
     h = harness
     deal_with(monkeypatch, 15)
@@ -477,6 +479,7 @@ def assert_view_is_public(view: dict[str, Any], state: dict[str, Any]) -> None:
             assert UP_SEEN[chips[-1]] and circle["top"] == COLOURS[UP[chips[-1]]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seats,seed", [(2, 21), (3, 22), (4, 23)])
 async def test_no_secret_in_anything_public(harness, players, monkeypatch, seats, seed):
     h = harness

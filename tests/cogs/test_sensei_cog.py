@@ -502,6 +502,7 @@ async def test_stale_outsider_and_out_of_turn_clicks_change_nothing(harness, pla
 
 # == the end of a game =====================================================================
 
+@pytest.mark.slow
 async def test_a_game_played_to_the_end_rebuilds_and_offers_a_rematch(harness, players):
     h = harness
     table = await sensei_table(h, players, first="random")

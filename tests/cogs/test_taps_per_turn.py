@@ -29,6 +29,7 @@ PATHS: dict[str, Callable[[dict[str, Any], dict[str, Any]], list[Tap]]] = {
 TURNS = 45
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, seats, seed", [
     ("narabi", 3, 1), ("narabi", 5, 2), ("narabi", 4, 3),
     ("sarena", 2, 11), ("sarena", 4, 12),
@@ -75,6 +76,7 @@ def two_action_turn(game: Any, rng: random.Random) -> list[dict[str, Any]] | Non
     return turn
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [21, 22])
 async def test_a_sensei_turn_of_two_moves_takes_six_taps(harness, players, record_property,
                                                           seed):

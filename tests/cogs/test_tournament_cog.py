@@ -83,6 +83,7 @@ async def test_create_join_leave_and_the_message(harness):
     assert f"<@{PLAYERS[0].id}>" in shown and f"<@{PLAYERS[2].id}>" not in shown
 
 
+@pytest.mark.slow
 async def test_names_show_as_typed_never_as_markdown_or_mentions(harness):
     h = harness
     name = "@everyone **Cup** <@123> ||x|| [a](https://evil.example)"
@@ -123,6 +124,7 @@ async def test_only_the_organizer_or_manage_server_runs_it(harness):
     assert any("cancelled" in line and f"<@{ADMIN.id}>" in line for line in lines)
 
 
+@pytest.mark.slow
 async def test_a_swiss_of_ai_players_runs_itself_to_the_end(harness):
     h = harness
     tid = await create(h, game="sensei", format="swiss", rounds=3, clock=0)
@@ -202,11 +204,12 @@ async def test_set_a_result_by_hand_closes_the_table_and_is_announced(harness):
     assert [e[2]["by"] for e in events if e[1] == "manual"] == [ORGANIZER.id]
 
 
+@pytest.mark.slow
 async def test_a_swiss_of_ai_seats_played_end_to_end_through_the_stand_in(database):
     """The bench plays 64 players over 6 rounds; the suite a smaller field, the same checks."""
     from bot.tools.benchmarks.tournament import swiss_standin
 
-    figures = await swiss_standin(database, 12, 4, time_scale=100.0)
+    figures = await swiss_standin(database, 12, 4, time_scale=100.0, ai_priority="normal")
     assert figures["status"] == "finished" and figures["games"] == 4 * 6
     assert figures["rematches"] == 0 and figures["most_byes"] <= 1
     assert figures["standings_match_results"], figures["problems"]
@@ -265,6 +268,7 @@ async def decide_people(h, tid: int, round_no: int) -> None:
                             winner=people[0], tournament=tid)
 
 
+@pytest.mark.slow
 async def test_pause_resume_drop_and_stats(harness):
     h = harness
     tid = await create(h, game="sensei", format="swiss", rounds=2, clock=0, rated=False)
@@ -331,6 +335,7 @@ async def test_create_is_refused_where_tables_could_not_be_played(harness):
     assert await h.bot.store.tournaments_of(h.fake.guild_id) == []
 
 
+@pytest.mark.slow
 async def test_a_stop_between_making_a_thread_and_recording_it_leaves_no_spare(database):
     """A round's table opens a thread without a starter message, so Discord gives each attempt
     a new one: the bot notes the attempt first, and after a stop finds the thread it made
@@ -377,6 +382,7 @@ async def test_a_stop_between_making_a_thread_and_recording_it_leaves_no_spare(d
         await h2.bot.close()
 
 
+@pytest.mark.slow
 async def test_a_drawn_knockout_game_is_played_again_then_the_seed_goes_through(harness):
     """A knockout table's draw is played again, the first move on the other side, in a thread
     of its own that the channel is told of; after three draws the higher seed goes through."""

@@ -238,6 +238,7 @@ def test_the_readme_installs_and_tests_as_ci_does():
 
 # -- pictures and the build -----------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", docs_pictures.EXAMPLES, ids=lambda e: e.game)
 def test_the_docs_pictures_are_a_whole_game_drawn_by_the_renderer(example):
     views = docs_pictures.played(example)
@@ -248,6 +249,7 @@ def test_the_docs_pictures_are_a_whole_game_drawn_by_the_renderer(example):
     assert len(sizes) == 1 and min(next(iter(sizes))) >= 400
 
 
+@pytest.mark.slow
 def test_the_site_builds_strictly(tmp_path):
     mkdocs = shutil.which("mkdocs", path=str(Path(sys.executable).parent)) or shutil.which("mkdocs")
     if mkdocs is None:

@@ -401,6 +401,7 @@ def _fixed_positions() -> list[tuple[str, Game]]:
     return out
 
 
+@pytest.mark.slow
 def test_same_view_level_and_seed_give_the_same_action_in_every_game():
     for key, game in _fixed_positions():
         state = game.to_json()
@@ -429,6 +430,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow
 def test_choices_do_not_depend_on_the_process_hash_seed():
     # Set and dict order of strings changes with PYTHONHASHSEED; the choices must not.
     tables = json.dumps([["narabi", 4, {}, 1], ["sensei", 2, {}, 2], ["sarena", 3, {}, 3]])

@@ -121,6 +121,7 @@ def _small_levels() -> dict[str, ai.Level]:
 
 # -- legality and determinism -------------------------------------------------------------
 
+@pytest.mark.slow
 def test_every_level_picks_a_legal_action_in_thousands_of_positions(small_budgets):
     # Easy looks at every position; the searching levels at every third, some of them with
     # public questions and answers to weigh.
@@ -138,6 +139,7 @@ def test_every_level_picks_a_legal_action_in_thousands_of_positions(small_budget
                 assert checked[level, seats, advanced] >= 40, (level, seats, advanced)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.integers(3, 5), st.booleans(), st.integers(0, 2**32), st.integers(0, 30),
        st.integers(0, 2**16))
@@ -159,6 +161,7 @@ def test_legal_and_deterministic_anywhere_in_a_random_game(seats, advanced, seed
     assert view == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
 def test_same_view_level_and_seed_give_the_same_action(level):
     for seats, advanced, moves in ((3, False, 0), (4, True, 7), (5, False, 13)):
@@ -170,6 +173,7 @@ def test_same_view_level_and_seed_give_the_same_action(level):
         assert choose_action("narabi", view, level, 5) == choose_action("narabi", view, level, 5)
 
 
+@pytest.mark.slow
 def test_choices_vary_with_the_seed():
     # Many switches look alike at the deal: a seeded AI is not a constant.
     for level in LEVELS:
@@ -183,6 +187,7 @@ def test_choices_vary_with_the_seed():
 
 # -- the information barrier --------------------------------------------------------------
 
+@pytest.mark.slow
 def test_conditions_the_seat_cannot_see_change_neither_view_nor_choice(small_budgets):
     rnd = random.Random(21)
     differing = compared = 0
@@ -212,6 +217,7 @@ def test_conditions_the_seat_cannot_see_change_neither_view_nor_choice(small_bud
     assert differing >= 0.9 * compared  # the twins really hold other conditions
 
 
+@pytest.mark.slow
 def test_full_budget_choices_ignore_hidden_conditions_too():
     for seats in (3, 4, 5):
         game = random_game(seats, seats == 4, 60 + seats, 5)
@@ -307,6 +313,7 @@ def test_no_question_when_asking_is_off_the_game_is_over_or_it_is_not_the_seats_
             assert ai.choose_question(seat_view(finished, seat), level, random.Random(1)) is None
 
 
+@pytest.mark.slow
 def test_questions_are_about_a_card_another_seat_holds(small_budgets):
     asked = Counter()
     rnd = random.Random(3)
@@ -423,6 +430,7 @@ def test_easy_mostly_takes_the_winning_switch():
     assert picks[win] >= 45
 
 
+@pytest.mark.slow
 def test_a_locked_card_is_never_given_away():
     # The winning switch would give the locked 4: the rules forbid it and no level tries.
     game = narabi_with(ONE_SWITCH_FROM_SOLVED, {4: "locked"}, active=0)
@@ -433,6 +441,7 @@ def test_a_locked_card_is_never_given_away():
             assert action["card"] != 4
 
 
+@pytest.mark.slow
 def test_advanced_mode_never_undoes_the_previous_switch():
     # Seat 2 just took 3 from seat 0 for 4; in advanced mode seat 0 may not switch them back.
     game = narabi_with([[0, 1, 2, 3], [4, 5, 6, 7], [8, 10, 11, 13]], {8: "free"}, active=2,
@@ -459,6 +468,7 @@ def play_out(game: Narabi, level: str, seed: int) -> Narabi:
     return game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seats", (3, 4, 5))
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_finishes_whole_games(level, seats):

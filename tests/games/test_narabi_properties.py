@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -39,6 +40,7 @@ def _pair(action: dict) -> tuple[int, int]:
     return action["card"], action["target"]
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(games)
 def test_random_games_keep_every_invariant(params) -> None:
@@ -89,6 +91,7 @@ def test_random_games_keep_every_invariant(params) -> None:
     assert Narabi.replay(seats, options, seed, log).to_json() == game.to_json()
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(games, st.one_of(st.none(), st.integers(), st.text(max_size=3), st.booleans(),
                         st.lists(st.integers(), max_size=2),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -206,6 +207,7 @@ def test_a_search_that_gives_up_says_so() -> None:
 
 # ----------------------------------------------------------------------------- properties
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.integers(3, 5), st.booleans(), st.integers(0, 2 ** 32), st.integers(0, 4),
        st.integers(1, 3))
@@ -241,6 +243,7 @@ def covered(table: _Table, ring: list[int], turns: list[int], m: int) -> bool:
     return False
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(st.integers(3, 4), st.integers(0, 2 ** 32), st.integers(0, 3), st.integers(2, 3),
        st.integers(0, 4), st.data())
@@ -259,6 +262,7 @@ def test_covering_bound_is_the_enumerated_one(seats, seed, swaps, m, turn, data)
     assert cover.fits(prepared, ranks, p, q, turns, m) == covered(table, ring, turns, m)
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(st.integers(3, 5), st.booleans(), st.integers(0, 2 ** 32))
 def test_real_deals_get_an_exact_par(seats, advanced, seed) -> None:

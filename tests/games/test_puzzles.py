@@ -9,7 +9,7 @@ from bot.games.narabi import puzzle as narabi_puzzle
 from bot.games.puzzles import Puzzle
 from bot.games.sensei import Sensei, legal_turns, play_turn
 from bot.games.sensei import puzzle as sensei_puzzle
-from bot.games.sensei.search import each_turn
+from bot.games.sensei.whole_turns import each_turn
 from bot.games.sensei.wintwo import turn_verdict
 from bot.games.warnings import losing_turn
 
@@ -70,6 +70,7 @@ def test_no_position_is_shipped_twice(game):
 SLICES = 6
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("part", range(SLICES))
 def test_every_shipped_sensei_puzzle_wins_in_two_against_every_reply(part):
     """The exhaustive check: the shipped turn, against every reply the opponent has, leaves a
@@ -80,6 +81,7 @@ def test_every_shipped_sensei_puzzle_wins_in_two_against_every_reply(part):
     assert ids and failures == {}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("part", range(SLICES // 2))
 def test_every_position_of_the_win_in_two_test_set_is_verified(part):
     from bot.tools.win_in_two import load_set
@@ -90,6 +92,7 @@ def test_every_position_of_the_win_in_two_test_set_is_verified(part):
     assert failures == {}
 
 
+@pytest.mark.slow
 def test_every_shipped_narabi_puzzle_is_solved_in_its_par_and_no_fewer():
     failures = {pid: why for pid in puzzles.ids("narabi")
                 if (why := narabi_puzzle.verify(puzzles.load(pid))) is not None}
@@ -207,6 +210,7 @@ def test_harmless_and_illegal_turns_and_other_games_are_not_flagged():
 
 
 # -- puzzles from a reviewed game ------------------------------------------------------------
+@pytest.mark.slow
 def test_a_blunder_that_missed_a_win_in_two_becomes_a_puzzle():
     from bot.games.sensei.review import review
     seed, log, missed_at = _game_with_a_missed_win()
@@ -229,7 +233,7 @@ def _game_with_a_missed_win():
     import random
 
     from bot.games.sensei.puzzle import actions_of
-    from bot.games.sensei.search import _best, scored_turns
+    from bot.games.sensei.whole_turns import _best, scored_turns
     from bot.games.sensei.wintwo import Prover, forced_win, winning_turn
     from bot.games.sensei.puzzle import _moves
 

@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.games.ai import choose_action, seat_view
-from bot.games.sarena import Sarena, ai, search, playout
+from bot.games.sarena import Sarena, ai, knowledge, search, playout
+from bot.games.sarena.beliefs import Beliefs, colour_evidence
 from bot.games.sarena.chips import (B_UP, COLOUR_INDEX, COLOURS, DOWN, DOWN_SEEN, PAIRS, UP,
                                     UP_SEEN, pile_chips)
 from bot.games.sarena.scoring import final_result
@@ -145,12 +146,13 @@ def test_states_saved_before_the_history_load_with_an_empty_one_and_carry_on():
     assert old.public_history() == [{"seat": seat, "action": action}]
     # The AI still plays from such a state: with no history to replay it infers nothing.
     view = seat_view(old, old.to_move)
-    assert search.colour_evidence(search.read_view(view), view["history"]) is None
+    assert colour_evidence(knowledge.read_view(view), view["history"]) is None
     assert ai.choose(view, "hard", random.Random(1)) in view["legal"]
 
 
 # -- legality and determinism -------------------------------------------------------------
 
+@pytest.mark.slow
 def test_every_level_picks_a_legal_action_in_thousands_of_positions(small_budgets):
     # Easy looks at every position; the searching levels (each call a whole halving search,
     # even with a small budget) at every eighth.
@@ -164,6 +166,7 @@ def test_every_level_picks_a_legal_action_in_thousands_of_positions(small_budget
     assert all(checked[level, seats] >= 50 for level in LEVELS[1:] for seats in (2, 3, 4))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
 def test_same_view_level_and_seed_give_the_same_action(level):
     for game in (random_game(1, 2, 0), random_game(2, 4, 12), random_game(3, 3, 24)):
@@ -173,6 +176,7 @@ def test_same_view_level_and_seed_give_the_same_action(level):
         assert choose_action("sarena", view, level, 5) == choose_action("sarena", view, level, 5)
 
 
+@pytest.mark.slow
 def test_choices_vary_with_the_seed_at_the_opening():
     # 120 legal moves and nothing to tell most of them apart: a seeded AI is not a constant.
     view = seat_view(Sarena.new(2, {}, 4), Sarena.new(2, {}, 4).to_move)
@@ -196,6 +200,7 @@ def keys_in(data, found: Counter | None = None) -> Counter:
     return found
 
 
+@pytest.mark.slow
 def test_a_seat_view_holds_its_own_colour_and_no_other():
     for i, game in enumerate(positions_of_games(12, seed=3)):
         if i % 2:
@@ -210,6 +215,7 @@ def test_a_seat_view_holds_its_own_colour_and_no_other():
             assert set(view) == {"game", "seat", "public", "private", "legal", "history"}
 
 
+@pytest.mark.slow
 def test_hidden_information_the_seat_cannot_see_changes_neither_view_nor_choice(small_budgets):
     rnd = random.Random(21)
     differing = 0
@@ -228,6 +234,7 @@ def test_hidden_information_the_seat_cannot_see_changes_neither_view_nor_choice(
     assert differing >= 0.8 * (i // 5)
 
 
+@pytest.mark.slow
 def test_full_budget_choices_ignore_hidden_information_too():
     game = random_game(8, 3, 10)
     twin = twin_with_other_secrets(game, game.to_move, random.Random(8))
@@ -246,8 +253,8 @@ def test_sampled_faces_keep_every_seen_face_and_the_chip_set():
         if i % 3:
             continue
         view = seat_view(game, game.to_move)
-        table = search.read_view(view)
-        sampler = search.FaceSampler(table)
+        table = knowledge.read_view(view)
+        sampler = knowledge.FaceSampler(table)
         samples = set()
         for _ in range(5):
             piles = sampler.sample(rnd)
@@ -271,7 +278,7 @@ def test_sampled_faces_are_uniform_over_every_completion_of_the_chip_set():
     hidden = {0: 0, 1: 0, 6: 0, 12: 0, 18: 1, 30: 1}  # chip index -> which face is seen
     faces = tuple(((a, b) if k not in hidden else ((a, b)[hidden[k]], None),)
                   for k, (a, b) in enumerate(chips))
-    table = search.Table(seat=0, colour=0, active=(True, True), heights=(1,) * 36, faces=faces,
+    table = knowledge.Table(seat=0, colour=0, active=(True, True), heights=(1,) * 36, faces=faces,
                      legal=(), actions=())
     seen = {k: faces[k][0][0] for k in hidden}
     completions = set()
@@ -283,7 +290,7 @@ def test_sampled_faces_are_uniform_over_every_completion_of_the_chip_set():
         if Counter(full) == {pair: 6 for pair in PAIRS}:
             completions.add(partners)
     assert len(completions) > 3
-    sampler = search.FaceSampler(table)
+    sampler = knowledge.FaceSampler(table)
     rnd = random.Random(12)
     draws = Counter()
     for _ in range(300 * len(completions)):
@@ -296,8 +303,8 @@ def test_sampled_faces_are_uniform_over_every_completion_of_the_chip_set():
 def test_colour_beliefs_exclude_the_seat_colour_and_cover_every_other_seat():
     for seats in (2, 3, 4):
         game = random_game(seats, seats, 8)
-        table = search.read_view(seat_view(game, game.to_move))
-        beliefs = search.Beliefs(table, search.colour_evidence(table, game.public_history()))
+        table = knowledge.read_view(seat_view(game, game.to_move))
+        beliefs = Beliefs(table, colour_evidence(table, game.public_history()))
         assert beliefs.seats == [s for s in range(seats) if s != game.to_move]
         assert math.isclose(sum(beliefs.probabilities), 1.0)
         for colours in beliefs.assignments:
@@ -322,12 +329,13 @@ def _true_colour_odds(levels: tuple[str, ...], games: int) -> list[float]:
         truth = game.to_json()["colours"]
         # The last position seat 0 saw with a full history behind it.
         view = views[-1]
-        table = search.read_view(view)
-        beliefs = search.Beliefs(table, search.colour_evidence(table, view["history"]))
+        table = knowledge.read_view(view)
+        beliefs = Beliefs(table, colour_evidence(table, view["history"]))
         odds += [beliefs.colour_odds(s)[truth[s]] for s in beliefs.seats]
     return odds
 
 
+@pytest.mark.slow
 def test_purposeful_moves_give_a_seat_colour_away_and_random_moves_do_not():
     purposeful = _true_colour_odds(("easy", "easy", "easy"), 8)
     careless = _true_colour_odds(("easy", "random", "random"), 8)
@@ -337,6 +345,7 @@ def test_purposeful_moves_give_a_seat_colour_away_and_random_moves_do_not():
 
 # -- scoring and search -------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(2, 4))
 def test_playout_outcome_agrees_with_the_rules_scoring(seed, seats):
@@ -376,6 +385,7 @@ def test_easy_mostly_takes_the_biggest_immediate_gain():
 
 # -- whole games --------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seats", (2, 4))
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_finishes_whole_games(level, seats):

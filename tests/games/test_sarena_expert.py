@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from bot.games.ai import choose_action, seat_view
 from bot.games.sarena import ai, expert
-from bot.games.sarena import search
+from bot.games.sarena.beliefs import Beliefs, colour_evidence
 from bot.tools import fit_beliefs
-from bot.games.sarena.search import read_view
+from bot.games.sarena.knowledge import read_view
 from bot.games.sarena.chips import UP
 from bot.games.sarena.scoring import final_result
 from tests.games.test_sarena_ai import random_game, twin_with_other_secrets
@@ -24,6 +24,7 @@ def small_budget(monkeypatch):
     monkeypatch.setattr(expert, "BUDGET", 2_000)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(2, 4), st.integers(0, 40), st.booleans(),
        st.booleans())
@@ -38,6 +39,7 @@ def test_expert_picks_a_legal_move_in_random_positions(seed, seats, moves, fair,
     assert edge in table.legal
 
 
+@pytest.mark.slow
 def test_same_view_and_seed_give_the_same_move(small_budget):
     for seed in range(6):
         game = random_game(seed, 2 + seed % 3, 3 * seed)
@@ -53,6 +55,7 @@ def test_the_seed_matters_where_moves_are_close(small_budget):
     assert len(picks) > 1
 
 
+@pytest.mark.slow
 def test_other_seats_secrets_change_nothing_the_expert_does():
     rnd = random.Random(31)
     differing = 0
@@ -72,6 +75,7 @@ def test_other_seats_secrets_change_nothing_the_expert_does():
     assert differing >= 6  # the twins really differ in what the seat cannot see
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_expert_takes_the_winning_last_move(seed):
     # White to move. b1-c1 makes a white pile of 4 and ends the game (every pile stuck);
@@ -82,6 +86,7 @@ def test_expert_takes_the_winning_last_move(seed):
         {"type": "move", "from": "b1", "to": "c1"}
 
 
+@pytest.mark.slow
 def test_expert_takes_a_win_that_needs_the_other_seats_colours_no_more_than_its_own():
     # Black to move among four players: b1-c1 crowns black on 4 chips and ends the game (b1 is
     # a plain circle, so the pile is stuck), and no other colour keeps more than 2.
@@ -140,6 +145,7 @@ def test_playouts_with_more_candidates_favour_the_mover():
     assert totals[1] > totals[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["easy", "medium"])
 def test_the_expert_reads_purposeful_seats_more_surely_than_hard(level):
     """At every turn of games between players of one level, the expert's reading of the moves
@@ -161,9 +167,9 @@ def test_the_expert_searches_worlds_drawn_from_its_own_reading():
     view = seat_view(game, game.to_move)
     table = read_view(view)
     beliefs = expert.worlds_for(table, view["history"]).beliefs
-    evidence = search.colour_evidence(table, view["history"], rationality=expert.RATIONALITY,
-                                      careless=expert.CARELESS, slip=expert.SLIP)
-    assert beliefs.probabilities == search.Beliefs(table, evidence).probabilities
+    evidence = colour_evidence(table, view["history"], rationality=expert.RATIONALITY,
+                               careless=expert.CARELESS, slip=expert.SLIP)
+    assert beliefs.probabilities == Beliefs(table, evidence).probabilities
 
 
 def test_telltale_points_at_the_moves_that_serve_the_seats_colour():

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,6 +33,7 @@ def random_game(seed: int, seats: int, fair: bool, choices: random.Random,
     return game, log
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(seeds, table_sizes, fair_deals, st.randoms(use_true_random=False))
 def test_incremental_legal_moves_match_a_full_recount(seed, seats, fair, choices):
@@ -54,6 +56,7 @@ def test_incremental_legal_moves_match_a_full_recount(seed, seats, fair, choices
     assert sum(state["heights"]) == 36 and max(state["heights"]) <= 4
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, deadline=None)
 @given(seeds, table_sizes, fair_deals)
 def test_a_game_lasts_at_most_45_moves(seed, seats, fair):
@@ -64,6 +67,7 @@ def test_a_game_lasts_at_most_45_moves(seed, seats, fair):
     assert result.winners and set(result.winners) <= set(range(seats))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(seeds, table_sizes, fair_deals)
 def test_fast_playout_and_public_api_play_the_same_game(seed, seats, fair):
@@ -111,6 +115,7 @@ def _twin_with_other_secrets(game: Sarena, rng: random.Random) -> Sarena:
     return Sarena.from_json(state)
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(seeds, table_sizes, fair_deals, st.randoms(use_true_random=False), st.integers(0, 45))
 def test_public_view_depends_only_on_public_information(seed, seats, fair, choices, stop):

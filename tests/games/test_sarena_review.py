@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from bot.games.ai import seat_view
 
 from bot.games import review as shared
@@ -70,6 +72,7 @@ def sure_win_and_sure_loss():
     raise AssertionError("no such position in 400 random games")
 
 
+@pytest.mark.slow
 def test_throwing_away_a_sure_win_is_a_blunder_and_the_win_is_the_better_move():
     seed, log, seat, win, loss = sure_win_and_sure_loss()
     data = review.review(4, {}, seed, log + [(seat, loss)], nodes=WIN_NODES)
@@ -101,6 +104,7 @@ def expert_game(seats: int, seed: int, expert_seat: int, moves: int) -> list:
     return log
 
 
+@pytest.mark.slow
 def test_the_experts_own_moves_grade_best():
     for seats, seed in ((2, 3), (3, 4)):
         log = expert_game(seats, seed, 1, 14)
@@ -109,6 +113,7 @@ def test_the_experts_own_moves_grade_best():
         assert mine and all(turn.grade == "best" and turn.accuracy == 100.0 for turn in mine)
 
 
+@pytest.mark.slow
 def test_stored_review_round_trips_and_counts_every_seat():
     seed = 11
     rnd = random.Random(seed)
@@ -141,6 +146,7 @@ def test_stored_review_round_trips_and_counts_every_seat():
     assert data["game"] == "sarena" and data["seats"] == 3 and data["version"] == shared.VERSION
 
 
+@pytest.mark.slow
 def test_the_review_is_deterministic_and_each_turn_sees_only_its_movers_view(monkeypatch):
     # Each turn is judged from exactly the view the AI barrier hands the mover: the public
     # board and history then, and the mover's own colour, never another seat's.

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from bot.games.ai import choose_action, seat_view
 from tests.games.test_sensei_properties import play_to
 from bot.games.sensei import Sensei, check_turn, legal_turns
-from bot.games.sensei import ai, search
+from bot.games.sensei import ai, evaluation, tactics, whole_turns
 from bot.games.sensei.barrier import worst_barrier
 from bot.games.sensei.board import EMPTY, HOME_RANK, PIT, SIZE, parse_square
 
@@ -106,6 +106,7 @@ def test_refused_and_undone_actions_leave_no_trace():
     assert game.public_history() == [{"seat": 1, "action": {"type": "offer_draw"}}]
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(OPTIONS, st.integers(0, 2**32 - 1), st.integers(0, 200))
 def test_history_survives_storage_and_replays_the_game(options, seed, steps):
@@ -143,18 +144,20 @@ def test_game_from_public_view_is_the_game(options, seed, steps):
 
 
 # ----------------------------------------------------------------- tactics behind the search
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(st.sampled_from(VERSIONS), st.integers(0, 2**32 - 1), st.integers(0, 60))
 def test_turn_enumeration_matches_legal_turns(version, seed, steps):
     game = random_walk({"version": version, "board": "storm"}, seed, steps)
     if game.to_move is None:
         return
-    paths = [path for _, path in search.scored_turns(game, game.to_move)]
+    paths = [path for _, path in whole_turns.scored_turns(game, game.to_move)]
     as_actions = [[{"type": kind, "from": _name(frm), "to": _name(to)} for kind, frm, to in path]
                   for path in paths]
     assert as_actions == legal_turns(game)
 
 
+@pytest.mark.slow
 def test_arrival_threat_is_exactly_a_turn_that_arrives():
     rng = random.Random(11)
     verdicts = []
@@ -165,12 +168,13 @@ def test_arrival_threat_is_exactly_a_turn_that_arrives():
         goal = HOME_RANK[1 - seat]
         brute = any(turn[-1]["type"] == "character" and parse_square(turn[-1]["to"]) // SIZE == goal
                     for turn in legal_turns(game))
-        fast = search.can_arrive(list(game.cells), seat, game.characters[seat], game.slide)
+        fast = tactics.can_arrive(list(game.cells), seat, game.characters[seat], game.slide)
         assert fast == brute, game.to_json()
         verdicts.append(fast)
     assert 20 < sum(verdicts) < 100  # both answers were really exercised
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from([EMPTY, EMPTY, EMPTY, 0, 0, 1]), min_size=49, max_size=49),
        st.booleans(), st.sampled_from([0, 1]))
@@ -179,7 +183,7 @@ def test_fast_barrier_count_agrees_with_the_rules(cells, storm, seat):
         for sq in (16, 18, 30, 32):
             cells[sq] = PIT
     rules = worst_barrier(cells, seat)
-    fast = search.touched_barrier(cells, seat)
+    fast = tactics.touched_barrier(cells, seat)
     assert (len(fast[1]) if fast else 0) == (len(rules[1]) if rules else 0)
 
 
@@ -196,13 +200,14 @@ def test_fast_barrier_count_on_seven_stone_walls():
         for sq in rng.sample([sq for sq in range(49) if cells[sq] == EMPTY], 7):
             cells[sq] = 1
         rules = worst_barrier(cells, 0)
-        fast = search.touched_barrier(cells, 0)
+        fast = tactics.touched_barrier(cells, 0)
         assert (len(fast[1]) if fast else 0) == len(rules[1])
         touched += fast is not None
     assert touched > 100
 
 
 # ----------------------------------------------------------------- choose()
+@pytest.mark.slow
 def test_every_level_chooses_a_legal_action_and_a_legal_plan():
     rng = random.Random(5)
     checked = {level: 0 for level in ai.LEVELS}
@@ -255,6 +260,7 @@ def searches_briefly(monkeypatch, level):
     expert._DECIDED.clear()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ai.LEVELS)
 @pytest.mark.usefixtures("searches_briefly")
 def test_same_view_level_and_seed_give_the_same_action(level):
@@ -267,6 +273,7 @@ def test_same_view_level_and_seed_give_the_same_action(level):
                                                                            seed)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ai.LEVELS)
 @pytest.mark.usefixtures("searches_briefly")
 def test_choice_depends_on_the_view_only(level):
@@ -294,8 +301,8 @@ def test_a_turn_follows_one_plan():
         played = turn_of(game, "medium", seed)
         assert played[-1]["type"] == "end_turn" or done + len(played) == 3
         # Ties may be broken differently call by call, never the value of the turn played.
-        assert (search.turn_end_score(list(game.cells), game.characters, seat, game.slide)
-                == search.turn_end_score(list(expected.cells), expected.characters, seat,
+        assert (evaluation.turn_end_score(list(game.cells), game.characters, seat, game.slide)
+                == evaluation.turn_end_score(list(expected.cells), expected.characters, seat,
                                      expected.slide))
 
 
@@ -322,17 +329,19 @@ def test_hard_takes_an_immediate_win_in_every_version():
         assert game.result().winners == (0,), version
 
 
+@pytest.mark.slow
 def test_hard_parries_a_threat_of_arrival():
     # Red's character on d4 sees d1, which red's stone on c1 can reach: green must stop it.
     for version in VERSIONS:
         game = position(["a1", "b1", "e1", "f1", "g2", "a3", "b3"],
                         ["c1", "d4", "a7", "b7", "g7", "f6", "e6"], "a3", "d4", version=version)
-        assert search.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
+        assert tactics.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
         turn_of(game, "hard", seed=3)
         assert game.to_move == 1
-        assert not search.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
+        assert not tactics.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("level", ai.LEVELS)
 def test_every_level_finishes_games_against_random(level, version):

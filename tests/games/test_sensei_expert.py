@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.games.ai import choose_action, seat_view
 from bot.games.sensei import Sensei, check_turn
-from bot.games.sensei import ai, search, expert
+from bot.games.sensei import ai, evaluation, expert, tactics
 from bot.games.sensei.board import square_name
 from tests.games.test_sensei_ai import (OPTIONS, WIN_IN_THREE, position, random_walk, scattered,
                                         turn_of)
@@ -36,6 +37,7 @@ def _decision(game: Sensei, nodes: int = SMALL) -> expert.Decision:
     return expert.decide(game.cells, game.characters, game.to_move, game.slide, state, nodes)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(OPTIONS, st.integers(0, 10_000), st.integers(0, 60), st.booleans())
 def test_the_expert_plans_a_legal_turn_from_any_position(options, seed, steps, crowded):
@@ -49,6 +51,7 @@ def test_the_expert_plans_a_legal_turn_from_any_position(options, seed, steps, c
     check_turn(game, game.to_move, _actions(decision.path) or [{"type": "end_turn"}])
 
 
+@pytest.mark.slow
 def test_the_product_budget_plays_legal_whole_turns():
     for version in ("arashi", "shizukana"):
         game = _running({"version": version}, 0, 14)
@@ -57,6 +60,7 @@ def test_the_product_budget_plays_legal_whole_turns():
         assert played and (game.to_move != seat or game.result() is not None)
 
 
+@pytest.mark.slow
 def test_the_same_position_gives_the_same_turn_whatever_the_seed_or_the_memo():
     for seed in range(4):
         game = _running({"version": ("arashi", "shizukana")[seed % 2]}, seed, 10 + 3 * seed)
@@ -69,6 +73,7 @@ def test_the_same_position_gives_the_same_turn_whatever_the_seed_or_the_memo():
         assert first in view["legal"]
 
 
+@pytest.mark.slow
 def test_a_turn_is_searched_once_and_replanning_mid_turn_follows_it():
     game = _running({"version": "arashi"}, 3, 12)
     seat = game.to_move
@@ -84,6 +89,7 @@ def test_a_turn_is_searched_once_and_replanning_mid_turn_follows_it():
     check_turn(start, seat, whole)
 
 
+@pytest.mark.slow
 def test_a_turn_begun_by_someone_else_is_finished_legally():
     game = _running({"version": "shizukana"}, 8, 12)
     seat = game.to_move
@@ -104,15 +110,16 @@ def test_the_expert_takes_a_win_needing_the_whole_turn():
         assert game.result().reason == "arrived" and game.result().winners == (0,), version
 
 
+@pytest.mark.slow
 def test_the_expert_parries_an_arrival_threat_when_it_can():
     # Red's character on d4 sees d1, which red's stone on c1 can reach: green must stop it.
     for version in ("arashi", "shizukana"):
         game = position(["a1", "b1", "e1", "f1", "g2", "a3", "b3"],
                         ["c1", "d4", "a7", "b7", "g7", "f6", "e6"], "a3", "d4", version=version)
-        assert search.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
+        assert tactics.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
         turn_of(game, "expert", seed=3)
         assert game.to_move == 1
-        assert not search.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
+        assert not tactics.can_arrive(list(game.cells), 1, game.characters[1], game.slide)
 
 
 def test_a_win_in_hand_is_taken_without_searching_deeper():
@@ -141,7 +148,7 @@ def test_in_shizukana_a_stone_further_forward_scores_more_all_else_equal():
             game = position(["a1", "b1", "d1", g], ["a7", "b7", "d7", "e7"], "d1", "d7",
                             version=version)
             cells = list(game.cells)
-            static.append(search.turn_end_score(cells, game.characters, 0, game.slide))
+            static.append(evaluation.turn_end_score(cells, game.characters, 0, game.slide))
             leaves.append(expert.Search(game.slide, 10).leaf(cells, game.characters, 0, 1))
         assert static[0] == static[1], version
         assert leaves[1] - leaves[0] == step, version

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,7 @@ def _actions(path):
             for kind, frm, to in path]
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(OPTIONS, st.integers(0, 10_000), st.integers(0, 60), st.booleans())
 def test_mcts_plays_a_legal_whole_turn_from_any_position(options, seed, steps, crowded):

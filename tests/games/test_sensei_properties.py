@@ -5,6 +5,7 @@ import itertools
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -50,6 +51,7 @@ def check_invariants(game: Sensei) -> None:
     json.dumps(view)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(OPTIONS, st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
 def test_random_games_keep_every_invariant(options, seed, walk):
@@ -149,6 +151,7 @@ def _brute_force_turn_positions(game: Sensei) -> set:
     return found
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(st.sampled_from(["plain", "storm"]), st.integers(0, 2**32 - 1), st.integers(0, 40))
 def test_legal_turns_reach_exactly_the_reachable_positions(board, seed, steps):
@@ -169,6 +172,7 @@ def test_legal_turns_reach_exactly_the_reachable_positions(board, seed, steps):
     assert set(reached) == _brute_force_turn_positions(game)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from([EMPTY, EMPTY, 0, 0, 1]), min_size=49, max_size=49),
        st.booleans(), st.sampled_from([0, 1]))

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.games.review import FAULTS, GRADES, turns_of
-from bot.games.sensei import Sensei, search
+from bot.games.sensei import Sensei, tactics
 from bot.games.sensei.expert import decide
 from bot.games.sensei.review import expected, review
 from bot.games.sensei.board import square_name
@@ -48,6 +49,7 @@ def replay(log) -> Sensei:
     return game
 
 
+@pytest.mark.slow
 def test_the_log_is_cut_into_turns_each_ending_with_its_seat_s_last_action():
     log = OPENING + MISSED
     data = review(2, OPTIONS, 0, log, nodes=NODES)
@@ -59,9 +61,10 @@ def test_the_log_is_cut_into_turns_each_ending_with_its_seat_s_last_action():
     assert all(t.grade in GRADES and 0.0 <= t.value <= 1.0 for t in turns)
 
 
+@pytest.mark.slow
 def test_a_missed_win_is_a_blunder_and_the_better_turn_is_the_win():
     before = replay(OPENING)
-    assert search.can_arrive(list(before.cells), 0, before.characters[0], before.slide)
+    assert tactics.can_arrive(list(before.cells), 0, before.characters[0], before.slide)
     data = review(2, OPTIONS, 0, OPENING + MISSED, nodes=NODES)
     missed = turns_of(data)[4]
     assert (missed.seat, missed.best) == (0, 1.0)
@@ -73,6 +76,7 @@ def test_a_missed_win_is_a_blunder_and_the_better_turn_is_the_win():
     assert missed.better == [jump("a2", "f7")]
 
 
+@pytest.mark.slow
 def test_taking_the_win_is_the_best_turn():
     data = review(2, OPTIONS, 0, OPENING + WIN, nodes=NODES)
     last = turns_of(data)[-1]
@@ -89,6 +93,7 @@ def _expert_turn(game: Sensei, nodes: int) -> list[dict]:
     return actions + ([END] if trial.to_move == seat else [])
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None)
 @given(st.sampled_from(["arashi", "shizukana"]), st.integers(0, 3))
 def test_the_expert_s_own_turns_grade_best(version, turns):
@@ -107,6 +112,7 @@ def test_the_expert_s_own_turns_grade_best(version, turns):
     assert all(t.value == t.best for t in graded)
 
 
+@pytest.mark.slow
 def test_the_stored_review_round_trips_and_sums_up_each_seat():
     data = review(2, OPTIONS, 0, OPENING + MISSED, nodes=NODES)
     again = json.loads(json.dumps(data))
@@ -122,6 +128,7 @@ def test_the_stored_review_round_trips_and_sums_up_each_seat():
     assert data["players"][0]["blunder"] >= 1
 
 
+@pytest.mark.slow
 def test_draw_offers_and_undone_moves_stay_inside_the_log_s_turns():
     log = (OPENING[:3] + [(1, {"type": "offer_draw"}), (1, stone("g7", "g6")),
                           (1, {"type": "undo"}), (1, stone("g7", "g6")), (1, END)]
@@ -130,6 +137,7 @@ def test_draw_offers_and_undone_moves_stay_inside_the_log_s_turns():
     assert [(t.seat, t.first, t.count) for t in turns] == [(0, 0, 3), (1, 4, 4)]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.integers(-2 * 10 ** 6, 2 * 10 ** 6), st.integers(0, 10 ** 6))
 def test_expected_score_is_monotone_and_symmetric(score, step):

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.games.sensei import Sensei, legal_turns, play_turn
 from bot.games.sensei.barrier import loses_to_barrier
 from bot.games.sensei.board import EMPTY, PIT, SIZE, parse_square
 from bot.games.sensei.layouts import PITS
 from bot.games.sensei.puzzle import actions_of
-from bot.games.sensei.search import can_arrive, each_turn
+from bot.games.sensei.tactics import can_arrive
+from bot.games.sensei.whole_turns import each_turn
 from bot.games.sensei.wintwo import (Budget, OutOfWork, Prover, forced_win, wins_at_once,
                                      winning_turn)
 
@@ -61,6 +64,7 @@ def _barrier_position(rng: random.Random):
     return cells, characters
 
 
+@pytest.mark.slow
 def test_a_win_at_once_is_found_exactly_when_some_turn_wins_barrier_positions():
     rng = random.Random(5)
     checked = barrier_wins = 0
@@ -83,6 +87,7 @@ def test_a_win_at_once_is_found_exactly_when_some_turn_wins_barrier_positions():
     assert 10 < barrier_wins < 55  # both answers were exercised
 
 
+@pytest.mark.slow
 def test_a_win_at_once_is_found_exactly_in_played_games():
     checked = wins = 0
     for seed in range(4):
@@ -138,6 +143,7 @@ def _shizukana_puzzle():
     raise AssertionError("no Shizukana puzzle shipped")
 
 
+@pytest.mark.slow
 def test_the_prover_agrees_with_enumeration_on_a_shipped_position():
     puzzle = _shizukana_puzzle()
     game = puzzle.position()
@@ -166,6 +172,7 @@ def test_the_prover_agrees_with_enumeration_on_a_shipped_position():
     assert refuted > 10
 
 
+@pytest.mark.slow
 def test_forced_win_finds_a_turn_that_wins_in_two_and_respects_its_budget():
     puzzle = _shizukana_puzzle()
     game = puzzle.position()
@@ -180,6 +187,7 @@ def test_forced_win_finds_a_turn_that_wins_in_two_and_respects_its_budget():
         raise AssertionError("a budget of 3 positions cannot settle this position")
 
 
+@pytest.mark.slow
 def test_expert_hard_and_the_review_see_the_win_in_two_on_positions_of_the_test_set():
     """The bench's figures (``python -m bot.tools.win_in_two``) on a few positions: both AI
     levels play a winning turn through ``choose_action``, and a turn that misses the win is a
@@ -191,6 +199,7 @@ def test_expert_hard_and_the_review_see_the_win_in_two_on_positions_of_the_test_
         assert grade_missed(puzzle) == (True, True), puzzle.id
 
 
+@pytest.mark.slow
 def test_shipped_shizukana_positions_win_in_two_by_the_rules_own_enumeration():
     """Independent of ``wintwo``: every reply played by the game object, every turn after it
     judged by the rules' barrier code. Shizukana has few enough turns for that; one position

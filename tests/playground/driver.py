@@ -4,9 +4,13 @@ the mention of the viewer that marks whose turn it is); nothing of the bot is im
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 from typing import Any
+
+try:
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+except ImportError:  # without Playwright the browser tests skip themselves (conftest)
+    PlaywrightTimeout = TimeoutError
 
 #: buttons of a turn's private menu that are not a choice of the move itself
 CONTROLS = ("Send turn", "Undo", "Back", "End turn", "My cards", "My colour", "Resign",
@@ -24,6 +28,19 @@ async def open_page(browser: Any, url: str, name: str, width: int = 1280, locale
     await page.goto(f"{url}?as={name}")
     await page.wait_for_selector(".status.live")
     return page
+
+
+async def first_of(*waits: Any) -> None:
+    """Until the first of ``waits`` (coroutines) is done; the others are cancelled."""
+    tasks = [asyncio.ensure_future(wait) for wait in waits]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    for task in done:
+        task.result()
 
 
 async def send(page: Any, text: str) -> None:
@@ -57,7 +74,7 @@ async def my_turn(page: Any) -> bool:
     return await page.locator(BOARD).last.locator(".embed-desc .mention.me").count() > 0
 
 
-def _questions(page: Any, answer: str = "No") -> Any:
+def questions_to(page: Any, answer: str = "No") -> Any:
     """Teammates' questions to the viewer (Narabi's Ask: Yes/No buttons under a message that
     mentions them) still open."""
     return page.locator("#messages article:not(.ephemeral)").filter(
@@ -67,35 +84,52 @@ def _questions(page: Any, answer: str = "No") -> Any:
 async def answer_questions(page: Any, answer: str = "No") -> bool:
     """A teammate's question to the viewer is answered, as a person would before the game goes
     on."""
-    asked = _questions(page, answer)
+    asked = questions_to(page, answer)
     if not await asked.count():
         return False
     await _click_and_wait(page, asked.last.locator("button:enabled", has_text=answer).last)
     return True
 
 
+#: the address of the last board's picture, read in the page (``board_src`` through Playwright)
+_BOARD_SRC = f"""() => [...document.querySelectorAll({BOARD!r})].pop()
+    ?.querySelector('img.embed-image')?.getAttribute('src') ?? null"""
+
+
 async def wait_board_change(page: Any, src: str | None, timeout: float = 30) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        now = await board_src(page)
-        if now and now != src:
-            return now
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"the board picture did not change within {timeout} s")
+    """Until the last board shows a picture other than ``src``: the page itself is watched
+    (at each frame it draws), never polled from here on a clock."""
+    try:
+        changed = await page.wait_for_function(
+            f"src => {{ const now = ({_BOARD_SRC})(); return now && now !== src ? now : null; }}",
+            arg=src, timeout=timeout * 1000)
+    except Exception as exc:
+        raise AssertionError(f"the board picture did not change within {timeout} s") from exc
+    return await changed.json_value()
 
 
 async def wait_for_the_viewer(page: Any, src: str | None, timeout: float = 15) -> None:
     """While others play: until the board changes, the viewer is to move or is asked something,
     or the game is over. Waiting for a new board alone would wait in vain when the viewer's
     turn (or a teammate's question, which holds the game until answered) came before ``src``
-    was read; returns quietly at ``timeout`` (an AI may still be thinking)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        now = await board_src(page)
-        if (now and now != src) or await my_turn(page) or await is_over(page) \
-                or await _questions(page).count():
-            return
-        await asyncio.sleep(0.05)
+    was read; returns quietly at ``timeout`` (an AI may still be thinking). The page itself
+    is watched (at each frame it draws), as ``board_src``, ``my_turn``, ``is_over`` and
+    ``questions_to`` read it."""
+    try:
+        await page.wait_for_function(
+            f"""src => {{
+                const now = ({_BOARD_SRC})();
+                if (now && now !== src) return true;
+                const board = [...document.querySelectorAll({BOARD!r})].pop();
+                if (board?.querySelector('.embed-desc .mention.me')) return true;
+                if ([...(board?.querySelectorAll('button') ?? [])]
+                        .some((b) => b.textContent.includes('Rematch'))) return true;
+                return [...document.querySelectorAll('#messages article:not(.ephemeral)')]
+                    .some((a) => a.querySelector('.mention.me') && [...a.querySelectorAll('button')]
+                        .some((b) => !b.disabled && b.textContent.includes('No')));
+            }}""", arg=src, timeout=timeout * 1000)
+    except PlaywrightTimeout:
+        return
 
 
 async def _click_reaching_the_page(page: Any, control: Any, tries: int = 3) -> None:
@@ -201,10 +235,17 @@ async def take_turn(page: Any, start: str, finish: str | None = None, taps: int 
     return await wait_board_change(page, before)
 
 
+async def laid_out(page: Any) -> None:
+    """Until the page's transitions are over (its channel list slides away below 600 px): the
+    page's own state, read at each frame it draws."""
+    await page.wait_for_function(
+        "() => document.getAnimations().every((a) => a.playState !== 'running')", polling="raf")
+
+
 async def screenshot(page: Any, folder: Path, name: str, width: int) -> None:
     """A picture of the page at ``width`` px; nothing may stick out sideways."""
     await page.set_viewport_size({"width": width, "height": 900 if width > 600 else 780})
-    await asyncio.sleep(0.2)
+    await laid_out(page)
     await page.screenshot(path=str(folder / f"{name}-{width}.png"))
     overflow = await page.evaluate("document.documentElement.scrollWidth")
     assert overflow <= width, f"{name}: the page is {overflow} px wide at {width} px"

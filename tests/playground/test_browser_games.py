@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from .driver import (BOARD, EPHEMERAL, answer_questions, board_src, check_page, explain,
+from .driver import (BOARD, EPHEMERAL, answer_questions, board_src, check_page, explain, first_of,
                      is_over, my_turn, open_page, open_thread, screenshot, send, take_turn,
                      wait_board_change, wait_for_the_viewer)
 
@@ -119,7 +119,8 @@ async def test_sarena_two_people_in_two_tabs(browser, playground, shots):
                     await screenshot(ben, shots, "sarena-ben", 400)
                 break
         else:
-            await ana.wait_for_timeout(100)
+            # neither page shows its player to move yet: until one of them changes
+            await first_of(*(wait_for_the_viewer(page, await board_src(page)) for page in (ana, ben)))
     assert moves >= 2
     for page, who in ((ana, "ana"), (ben, "ben")):
         await screenshot(page, shots, f"sarena-over-{who}", 400)

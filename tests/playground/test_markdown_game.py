@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.games.sensei import Sensei, format_turn, legal_turns
 from bot.testing.fake_discord import CHANNEL_ID, Member, find_component
 from tests.cogs.test_sensei_cog import open_move_menu, refreshed, send, ui_action
@@ -65,6 +67,7 @@ async def click_turn(h, table, player: Member, actions: list[dict[str, Any]]) ->
         await send(h, step, player)
 
 
+@pytest.mark.slow
 async def test_a_sensei_game_reads_in_discord_markdown_as_it_was_played(browser, tmp_path: Path):
     ana, ben = Member(100, "*Ana*_b"), Member(101, "Ben ||x|| ~~y~~ `z` > q")
     names = {ana.id: ana.name, ben.id: ben.name}

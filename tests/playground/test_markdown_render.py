@@ -10,7 +10,8 @@ from tests.playground.conftest import chromium
 from tests.playground.markdown_page import markdown_page, shape
 
 # One browser and page for the whole table of cases.
-pytestmark = [pytest.mark.xdist_group("markdown-page"), pytest.mark.asyncio(loop_scope="module")]
+pytestmark = [pytest.mark.xdist_group("markdown-page"), pytest.mark.asyncio(loop_scope="module"),
+              pytest.mark.slow]
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")

@@ -8,6 +8,7 @@ import os
 import signal
 import sys
 
+import pytest
 from aiohttp import ClientSession
 from PIL import Image
 
@@ -88,6 +89,7 @@ async def test_board_pictures_are_served_from_the_bot_uploads(playground):
     assert find_component(playground.fake.messages[int(boards[-1]["id"])], "move")
 
 
+@pytest.mark.slow
 async def test_play_starts_with_no_token_and_no_configuration(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
     env["PYTHONPATH"] = os.getcwd()

@@ -97,6 +97,7 @@ def test_mixed_fonts_share_the_anchor_of_the_bundled_font(tiny):
     assert img.getpixel((left + 1, bottom - 1)) == img.getpixel((right - 2, bottom - 1)) == 255
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key, seats", [("narabi", 3), ("sarena", 3), ("sensei", 2)])
 def test_a_han_name_is_drawn_in_every_picture_with_a_font_that_has_it(tiny, key, seats):
     render = {"narabi": narabi.render, "sarena": sarena.render, "sensei": sensei.render}[key]
@@ -109,6 +110,7 @@ def test_a_han_name_is_drawn_in_every_picture_with_a_font_that_has_it(tiny, key,
         assert any(text.startswith("2 · ") for text, _ in texts)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key, seats, unnamed", [
     ("narabi", 3, {"Player 1", "Player 2", "Player 3"}),
     ("sarena", 3, {"Seat 1", "Seat 2", "Seat 3"}),

@@ -33,6 +33,7 @@ def decode(data: bytes) -> Image.Image:
     return img
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seats", [3, 4, 5])
 @pytest.mark.parametrize("switches", [0, 5, None])
 def test_renders_valid_png_of_sane_size(seats: int, switches: int | None) -> None:

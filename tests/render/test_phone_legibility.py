@@ -23,7 +23,7 @@ from tests.render.legibility import Seen, Tracer, clear_render_caches, see
 
 # The module's fixtures trace every picture once (tens of CPU seconds): under pytest-xdist
 # (--dist loadgroup) the module's tests stay in one worker instead of each worker tracing again.
-pytestmark = pytest.mark.xdist_group("phone_legibility")
+pytestmark = [pytest.mark.xdist_group("phone_legibility"), pytest.mark.slow]
 
 MIN_CAP_PX = 8.0  # capitals of an 11 px DejaVu Sans
 MIN_MARK_CONTRAST = 3.0

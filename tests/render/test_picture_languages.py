@@ -52,6 +52,7 @@ def views() -> dict[str, list[dict[str, Any]]]:
     return {key: positions(key) for key in RENDERERS}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang in catalogs()])
 @pytest.mark.parametrize("key", sorted(RENDERERS))
 def test_every_text_fits_in_every_language(monkeypatch, views, key, language):

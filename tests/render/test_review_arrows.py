@@ -6,6 +6,7 @@ import io
 import os
 import random
 
+import pytest
 from PIL import Image, ImageChops
 
 from bot.games import game_class
@@ -77,9 +78,11 @@ def check(module, key: str, seats: int) -> None:
     assert pixels(junk).tobytes() == base.tobytes()
 
 
+@pytest.mark.slow
 def test_sensei_review_arrows():
     check(sensei, "sensei", 2)
 
 
+@pytest.mark.slow
 def test_sarena_review_arrows():
     check(sarena, "sarena", 3)

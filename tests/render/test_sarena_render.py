@@ -5,6 +5,7 @@ import io
 import math
 import random
 
+import pytest
 from PIL import Image
 
 from bot import i18n
@@ -40,6 +41,7 @@ def near(pixel, colour, tolerance: int = 45) -> bool:
     return sum(abs(p - c) for p, c in zip(pixel, colour)) <= tolerance
 
 
+@pytest.mark.slow
 def test_start_picture_shows_every_top_colour_and_marks_arrow_circles():
     game = Sarena.new(2, {}, 3)
     view = game.public_view()
@@ -53,6 +55,7 @@ def test_start_picture_shows_every_top_colour_and_marks_arrow_circles():
         assert near(img.getpixel(ring), picture.ARROW_MARK, 60) == circle["arrow"]
 
 
+@pytest.mark.slow
 def test_last_move_is_highlighted_and_emptied_circles_look_empty():
     game = played(8, 3, 12)
     view = game.public_view()
@@ -81,6 +84,7 @@ def test_height_changes_the_picture_but_hidden_faces_do_not():
     assert render(blind, NAMES[:2]) == base
 
 
+@pytest.mark.slow
 def test_picture_is_identical_for_games_that_differ_only_in_secrets():
     # Same deal and moves, different secret colours: the colours live outside the view.
     game = played(5, 4, 15)

@@ -41,6 +41,7 @@ def random_game(options: dict, seed: int, turns: int) -> Sensei:
     return game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("board", ["plain", "storm"])
 @pytest.mark.parametrize("setup", ["standard", "crossed"])
 def test_start_positions_show_the_stones(board, setup):

@@ -35,6 +35,7 @@ def seen():
     return pictures
 
 
+@pytest.mark.slow
 def test_standings_read_on_a_phone(seen):
     checked = 0
     for language, img, things in seen:
@@ -49,6 +50,7 @@ def test_standings_read_on_a_phone(seen):
     assert checked > 600
 
 
+@pytest.mark.slow
 def test_more_rows_than_fit_are_counted_not_drawn(seen):
     texts = [t.drawn.text for language, _, things in seen if language == "en" for t in things
              if t.drawn.kind == "text"]

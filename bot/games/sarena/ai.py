@@ -1,8 +1,9 @@
 """Sàréná AI players: ``choose(view, level, rng)`` picks one of ``view["legal"]``.
 
-The levels' searches live beside this entry point: easy's greed, medium and hard in ``search.py``
-(the view read into a table, samples of the hidden faces and colours, the budgeted search),
-expert in ``expert.py``; see their docstrings.
+The levels' searches live beside this entry point: easy's greed here, medium and hard in
+``search.py``, expert in ``expert.py``, on the view read into a table with samples of the hidden
+faces (``knowledge.py``) and beliefs about the others' colours (``beliefs.py``); see their
+docstrings.
 """
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import random
 from typing import Any, Mapping
 
 from .expert import choose_edge
-from .search import Beliefs, Table, colour_evidence, gain_now, read_view, search
+from .beliefs import Beliefs, colour_evidence, gain_now
+from .knowledge import Table, read_view
+from .search import search
 
 # -- levels -------------------------------------------------------------------------------
 

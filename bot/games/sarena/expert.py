@@ -2,8 +2,8 @@
 
 The hidden information (never-seen chip faces, the other seats' colours) is handled as hard
 handles it: each *world* is a full state drawn consistently with the seat's view, the faces by
-:class:`~.ai.FaceSampler` and the colours from :class:`~.ai.Beliefs` built on the evidence of
-the seats' past moves. What makes the expert stronger than hard:
+:class:`~.knowledge.FaceSampler` and the colours from :class:`~.beliefs.Beliefs` built on the
+evidence of the seats' past moves. What makes the expert stronger than hard:
 
 - **Informed playouts.** In a world every seat's colour is known, so each playout move is the
   best of a few random legal moves for the seat that makes it (its own colour's chips gained,
@@ -36,16 +36,12 @@ import random
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from .search import RATIONALITY as HARD_RATIONALITY
-from .search import (Beliefs, Child, FaceSampler, Table, _children, _log_sum_exp, _tiebreaks,
-                     colour_evidence, gain_now, piles_after)
-from .board import ARROW, EDGES, IN_LINKS, LINKS, OUT_EDGES, TOUCHING_EDGES
-from .chips import DOWN, MAX_HEIGHT, UP, flip_pile
-
-EDGE_COUNT = len(EDGES)
-_SRC = tuple(u for u, _ in EDGES)
-_DST = tuple(v for _, v in EDGES)
-_SMALL = 24
+from .beliefs import RATIONALITY as HARD_RATIONALITY
+from .beliefs import Beliefs, _log_sum_exp, colour_evidence, gain_now
+from .knowledge import FaceSampler, Table
+from .search import Child, _children, _tiebreaks, halving, piles_after
+from .chips import DOWN, UP
+from .playout import _DST, _SMALL, _SRC, EDGE_COUNT, play_out
 
 #: simulated moves per ``choose`` call: on the 2-core dev machine 0.7 s of CPU at the median,
 #: 0.94 s at p95, under a second at most (measured over 81 expert moves, 2 and 4 players)
@@ -68,7 +64,7 @@ SAMPLE_COST = 16
 DISCRETION = 0.03
 #: how sharply the reader that :func:`telltale` assumes follows the chips: hard's reading
 READER_RATIONALITY = HARD_RATIONALITY
-#: how the expert reads the other seats' moves (:func:`~.search.evidence_from`): players who
+#: how the expert reads the other seats' moves (:func:`~.beliefs.evidence_from`): players who
 #: play for their colour, weighing the chips a move brings under it at once as sharply as one
 #: of RATIONALITY says, the moves themselves telling which (a beginner or a strong player).
 #: Fitted with ``python -m bot.tools.fit_beliefs`` to medium's, hard's and the expert's moves;
@@ -125,17 +121,13 @@ def playout(piles: list[int], heights: list[int], legal: set[int], world: World,
             rnd, candidates: int = CANDIDATES) -> int:
     """Play to the end from a position (updated in place), the seats moving in ``world``'s
     turn order, each move the best of ``candidates`` random legal moves for its mover;
-    returns how many moves were played. The legality updates repeat :meth:`Position.move`
-    inline, as :func:`~.playout.play_random` does, for speed."""
-    add, discard, drop = legal.add, legal.discard, legal.difference_update
-    src_of, dst_of, links, arrow = _SRC, _DST, LINKS, ARROW
-    out_edges, in_links, touching = OUT_EDGES, IN_LINKS, TOUCHING_EDGES
-    up, down = UP, DOWN
+    returns how many moves were played."""
+    src_of, dst_of, up, down = _SRC, _DST, UP, DOWN
     order = world.turn_colours
     worths = [world.worth[c] for c in order]
     turns = len(order)
-    moves = 0
-    while legal:
+
+    def best_of_candidates(legal: set[int], moves: int) -> int:
         worth = worths[moves % turns]
         n = len(legal)
         ordered = sorted(legal) if n < _SMALL else None
@@ -160,38 +152,9 @@ def playout(piles: list[int], heights: list[int], legal: set[int], world: World,
             if value > best:
                 best = value
                 edge = e
-        u = src_of[edge]
-        v = dst_of[edge]
-        hu = heights[u]
-        hv = heights[v]
-        if hv:
-            piles[v] |= piles[u] << (8 * hv)
-        else:
-            piles[v] = flip_pile(piles[u], hu)
-        piles[u] = 0
-        heights[u] = 0
-        hv += hu
-        heights[v] = hv
-        if arrow[u]:
-            drop(out_edges[u])
-            for w, in_edge in in_links[u]:
-                if heights[w]:
-                    add(in_edge)
-        else:
-            drop(touching[u])
-        for w, out_edge, in_edge in links[v]:
-            hw = heights[w]
-            if hw:
-                if hw + hv <= MAX_HEIGHT:
-                    add(out_edge)
-                    add(in_edge)
-                else:
-                    discard(out_edge)
-                    discard(in_edge)
-            elif arrow[w]:
-                add(out_edge)
-        moves += 1
-    return moves
+        return edge
+
+    return play_out(piles, heights, legal, best_of_candidates)
 
 
 def win_score(piles: Sequence[int], heights: Sequence[int], mine: int,
@@ -254,30 +217,28 @@ def analyse(table: Table, worlds: Worlds, budget: int, rng: random.Random,
     measures the moves more than the luck of their playouts (common random numbers)."""
     tells = tells or {}
     candidates = candidates_for(table)
-    survivors = _children(table)
-    rank = {child.edge: 0.0 for child in survivors}
-    wins = {child.edge: 0.0 for child in survivors}
-    visits = {child.edge: 0 for child in survivors}
-    rounds = max(1, math.ceil(math.log2(len(survivors))))
-    quota = budget / rounds
-    while len(survivors) > 1:
-        spent = 0
-        while spent < quota:
-            world = worlds.draw(rng)
-            stream = rng.getrandbits(64)
-            spent += SAMPLE_COST
-            for child in survivors:
-                win, margin, moves = simulate(table, child, world, random.Random(stream),
-                                              candidates)
-                rank[child.edge] += win + MARGIN * margin
-                wins[child.edge] += win
-                visits[child.edge] += 1
-                spent += moves + PLAYOUT_COST
-        # Ties keep the legal order (sort is stable), so the pick never depends on set order.
-        survivors.sort(key=lambda child: DISCRETION * tells.get(child.edge, 0.0)
-                       - rank[child.edge] / visits[child.edge])
-        survivors = survivors[:(len(survivors) + 1) // 2]
-    return Analysis(survivors[0].edge, wins, visits)
+    children = _children(table)
+    rank = {child.edge: 0.0 for child in children}
+    wins = {child.edge: 0.0 for child in children}
+    visits = {child.edge: 0 for child in children}
+
+    def sample(survivors: list[Child]) -> int:
+        world = worlds.draw(rng)
+        stream = rng.getrandbits(64)
+        spent = SAMPLE_COST
+        for child in survivors:
+            win, margin, moves = simulate(table, child, world, random.Random(stream), candidates)
+            rank[child.edge] += win + MARGIN * margin
+            wins[child.edge] += win
+            visits[child.edge] += 1
+            spent += moves + PLAYOUT_COST
+        return spent
+
+    # Ties keep the legal order (sort is stable), so the pick never depends on set order.
+    best = halving(children, budget, sample,
+                   lambda child: DISCRETION * tells.get(child.edge, 0.0)
+                   - rank[child.edge] / visits[child.edge])
+    return Analysis(best.edge, wins, visits)
 
 
 def telltale(table: Table) -> dict[int, float]:

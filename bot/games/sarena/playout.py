@@ -64,22 +64,26 @@ def play_random(piles: list[int], heights: list[int], legal: set[int],
                 rnd: Callable[[], float], record: list[int] | None = None) -> int:
     """Play uniformly random moves from any position until none is legal; returns how many.
 
-    ``piles``, ``heights`` and ``legal`` (the position's legal edges) are updated in place.
-    The loop repeats :meth:`Position.move` inline on local variables because attribute and
-    call overhead dominate pure-Python playouts (see there for why each update is enough).
+    ``piles``, ``heights`` and ``legal`` (the position's legal edges) are updated in place."""
+    return play_out(piles, heights, legal, lambda legal, moves: choose_edge(legal, rnd), record)
+
+
+def play_out(piles: list[int], heights: list[int], legal: set[int],
+             pick: Callable[[set[int], int], int], record: list[int] | None = None) -> int:
+    """Play the move ``pick(legal, moves so far)`` until none is legal; returns how many.
+
+    ``piles``, ``heights`` and ``legal`` (the position's legal edges) are updated in place, so
+    ``pick`` may read the position from them. The loop repeats :meth:`Position.move` inline on
+    local variables because attribute and call overhead dominate pure-Python playouts (see
+    there for why each update is enough). Random playouts (:func:`play_random`) and the
+    expert's informed ones share it.
     """
     add, discard, drop = legal.add, legal.discard, legal.difference_update
     src_of, dst_of, links, arrow = _SRC, _DST, LINKS, ARROW
     out_edges, in_links, touching = OUT_EDGES, IN_LINKS, TOUCHING_EDGES
     moves = 0
     while legal:
-        n = len(legal)
-        if n < _SMALL:
-            edge = sorted(legal)[int(rnd() * n)]
-        else:
-            edge = int(rnd() * EDGE_COUNT)
-            while edge not in legal:
-                edge = int(rnd() * EDGE_COUNT)
+        edge = pick(legal, moves)
         u = src_of[edge]
         v = dst_of[edge]
         hu = heights[u]

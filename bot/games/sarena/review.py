@@ -22,7 +22,7 @@ from typing import Any, Mapping, Sequence
 
 from .. import game_class
 from ..review import TurnReview, stored
-from .search import read_view
+from .knowledge import read_view
 from .board import EDGE_ID, SQUARE_INDEX
 from .expert import analyse, evaluate, worlds_for
 

@@ -1,7 +1,7 @@
 """Sensei AI players: ``choose(view, level, rng)`` returns one of ``view["legal"]``.
 
-The levels' searches live beside this entry point: easy, medium and hard in ``search.py`` (with
-the evaluation every level shares), expert in ``expert.py``; see their docstrings.
+The levels' searches live beside this entry point: easy, medium and hard in ``search.py``,
+expert in ``expert.py``, all on the evaluation in ``evaluation.py``; see their docstrings.
 
 Every level but easy keeps the game's history in view (the positions are read back from it by
 ``positions.py``): a turn that would bring back a position already seen twice is a draw under
@@ -18,8 +18,10 @@ from typing import Any, Mapping
 from .board import square_name
 from .expert import plan_turn
 from .game import Sensei
+from .evaluation import turn_end_score
 from .positions import counts, position_key, turn_starts
-from .search import Move, _after, _best, easy_action, hard_turn, scored_turns, turn_end_score
+from .search import easy_action, hard_turn
+from .whole_turns import Move, _after, _best, scored_turns
 from .wintwo import hard_win_in_two
 
 LEVELS = ("easy", "medium", "hard", "expert")

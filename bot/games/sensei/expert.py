@@ -26,10 +26,11 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from .search import (GOAL_RANK, LOST, WIN, Move, _after, _play_if_legal, each_turn,
-                     turn_end_score)
-from .board import EMPTY, SIZE, parse_square
+from .board import SIZE
+from .evaluation import LOST, WIN, turn_end_score
 from .game import STONE_MOVES_PER_TURN
+from .tactics import GOAL_RANK
+from .whole_turns import Move, _after, _play_if_legal, each_turn, turn_start
 from .wintwo import Budget, OutOfWork, Prover
 
 #: children scored per expert decision (the whole turn is decided once, see ``plan_turn``)
@@ -353,14 +354,7 @@ def plan_turn(game: Any, seat: int) -> tuple[Move, ...]:
     """The rest of ``seat``'s turn. ``choose`` is called once per action, so the turn is decided
     from the position it started in (the actions already done are undone): every call of the
     turn asks the same question and gets the same answer, and only the first one searches."""
-    done = tuple((move["kind"], parse_square(move["from"]), parse_square(move["to"]))
-                 for move in game.current)
-    cells, characters = list(game.cells), list(game.characters)
-    for kind, frm, to in reversed(done):
-        if kind == "stone":
-            cells[to], cells[frm] = EMPTY, seat
-        else:
-            characters[seat] = frm
+    done, cells, characters = turn_start(game, seat)
     key = (game.slide, tuple(cells), tuple(characters), seat)
     path = _DECIDED.get(key)
     if path is None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from .expert import OutOfBudget, PROVED, Decision, Search, _after
 from .review import SCALE, expected as chance
-from .search import Move
+from .whole_turns import Move
 
 #: exploration weight of UCT, for values in [0, 1]
 EXPLORE = 0.4

@@ -12,7 +12,7 @@ from ..base import IllegalAction
 from ..puzzle_types import ILLEGAL, INCOMPLETE, KINDS, SOLVED, WRONG, Puzzle, Verdict, illegal
 from .board import parse_square, square_name
 from .game import Sensei
-from .search import Move
+from .whole_turns import Move
 from .wintwo import Budget, OutOfWork, Prover, forced_win, winning_turn
 
 #: positions a from-review proof may visit before the position is left out (a few seconds)

@@ -12,10 +12,10 @@ import math
 from typing import Any, Mapping, Sequence
 
 from ..review import TurnReview, stored
-from .search import Move
+from .whole_turns import Move
 from .board import square_name
 from .expert import INFINITY, PROVED, OutOfBudget, Search, decide, _after
-from .search import WIN
+from .evaluation import WIN
 from .wintwo import Prover
 from .game import Sensei
 from .notation import MAX_ACTIONS

@@ -8,13 +8,13 @@ then has a turn that wins at once (a pass by either side counts as a reply with 
 
 Everything here is exact, not an estimate:
 
-- arrival in one turn is decided by ``search.can_arrive`` (the character's open lines to the
+- arrival in one turn is decided by ``tactics.can_arrive`` (the character's open lines to the
   goal rank and the stone moves that put a stone on a landing square);
 - a barrier win needs the opponent to own a barrier already (the mover cannot move the
   opponent's stones), so the turns are enumerated only then, and each end position is judged by
   the rules' own ``barrier.loses_to_barrier``.
 
-Replies are enumerated by ``search.each_turn``, the same enumeration as ``turns.legal_turns``.
+Replies are enumerated by ``whole_turns.each_turn``, the same enumeration as ``turns.legal_turns``.
 Refutations found for one candidate are tried first on the next ("killers"): most candidates
 fall to the same few replies, so rejecting a turn usually costs a handful of positions and only
 winning turns pay for the full enumeration. Work is counted in positions visited (``Budget``),
@@ -26,11 +26,12 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .barrier import LOSING_TOUCHES, loses_to_barrier
-from .board import EMPTY, NEIGHBOURS, PIT, SIZE, parse_square
+from .board import EMPTY, NEIGHBOURS, PIT, SIZE
 from .game import STONE_MOVES_PER_TURN, Sensei
 from .moves import character_targets, stone_destinations
-from .search import (GOAL_RANK, Move, _after, _first_stones, _play_if_legal, can_arrive,
-                     each_turn, open_goal_squares, reach_cost, scored_turns, touched_barrier)
+from .tactics import (GOAL_RANK, _first_stones, can_arrive, open_goal_squares, reach_cost,
+                      touched_barrier)
+from .whole_turns import Move, _after, _play_if_legal, each_turn, scored_turns, turn_start
 
 Path = tuple[Move, ...]
 
@@ -396,14 +397,7 @@ def hard_win_in_two(game: Sensei, seat: int,
     the first ``HARD_WIN_CANDIDATES`` of ``paths`` (ways to finish the turn under way, best
     first) when the turn started here, and remembered for its later actions; None when there
     is none among them or ``HARD_WIN_POSITIONS`` ran out first."""
-    done = tuple((move["kind"], parse_square(move["from"]), parse_square(move["to"]))
-                 for move in game.current)
-    cells, characters = list(game.cells), list(game.characters)
-    for kind, frm, to in reversed(done):
-        if kind == "stone":
-            cells[to], cells[frm] = EMPTY, seat
-        else:
-            characters[seat] = frm
+    done, cells, characters = turn_start(game, seat)
     key = (game.slide, tuple(cells), tuple(characters), seat)
     if key not in _WIN_IN_TWO:
         _WIN_IN_TWO[key] = _first_win_from_start(game, seat, cells, characters, done,

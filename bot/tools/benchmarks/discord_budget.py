@@ -17,7 +17,7 @@ from typing import Any, Awaitable, Callable
 LATENCY = 0.05
 
 
-async def _bot(db: Path, fake):
+async def _bot(db: Path, fake, ai_priority: str = "idle"):
     from ...client import TabletopBot
     from ...config import Settings
     from ...store import Store
@@ -25,7 +25,8 @@ async def _bot(db: Path, fake):
 
     store = await Store.open(db)
     settings = Settings("", db, None, "WARNING", ai_workers=1, ai_pause_seconds=0.0,
-                        render_workers=0, metrics_port=0)  # the operator's metrics on
+                        ai_priority=ai_priority, render_workers=0,
+                        metrics_port=0)  # the operator's metrics on
     bot = TabletopBot(settings, store)
     harness = await Harness.start(bot, fake)
     for cog in bot.cogs.values():

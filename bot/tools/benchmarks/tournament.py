@@ -19,15 +19,18 @@ from ...tournaments import Entrant, Played, swiss_round, table_points
 
 
 async def swiss_standin(db: Path | str, players: int, rounds: int, *, time_scale: float = 1.0,
-                        game: str = "sensei", level: str = "easy") -> dict[str, Any]:
+                        game: str = "sensei", level: str = "easy",
+                        ai_priority: str = "idle") -> dict[str, Any]:
     """A whole Swiss of ``players`` AI seats through the stand-in; the figures, and what the
-    store kept audited (rematches, byes, results against standings)."""
+    store kept audited (rematches, byes, results against standings). The test suite passes
+    ``ai_priority="normal"``: at the bot's idle priority its searches would wait for the CPU the
+    suite's other workers keep busy, each until its think limit."""
     from ...testing.fake_discord import FakeDiscord
     from ..tournament_kills import audit
     from .discord_budget import _bot
 
     fake = FakeDiscord(time_scale=time_scale)
-    h = await _bot(Path(db) if not str(db).startswith("postgres") else db, fake)
+    h = await _bot(Path(db) if not str(db).startswith("postgres") else db, fake, ai_priority)
     cog = h.bot.get_cog("Tournaments")
     store = h.bot.store
     await cog.clock.stop()  # its steps are taken here, one at a time, to measure each start
