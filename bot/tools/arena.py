@@ -16,6 +16,7 @@ from functools import partial
 from typing import Any, Callable
 
 from ..games.ai import LEVELS, choose_action, seat_view
+from ..games.sarena.montecarlo import choose_sparring, sparring_level
 from ..games import game_class
 from ..games.registry import keys
 from . import workers
@@ -71,10 +72,29 @@ def play_one(game_key: str, levels: list[str], options: dict[str, Any], seed: in
         level = levels[seat]
         view = seat_view(game, seat)
         started = time.perf_counter()
-        action = choose_action(game_key, view, level, seed=seed * 10_007 + ply)
+        action = _choose(game_key, view, level, seed * 10_007 + ply)
         think.setdefault(level, []).append(time.perf_counter() - started)
         game.apply(seat, action)
     return game.result()
+
+
+#: players that are not levels offered to people: measuring sticks from outside the levels'
+#: family (issue 55), by game; ``montecarlo@250`` is the same with 250 playouts a move
+SPARRING = {"sarena": ("montecarlo",)}
+
+
+def _choose(game_key: str, view: Any, level: str, seed: int) -> Any:
+    if level in LEVELS:
+        return choose_action(game_key, view, level, seed=seed)
+    return choose_sparring(view, level, seed)
+
+
+def player_name(text: str) -> str:
+    """An arena player: a level, or a sparring partner (``montecarlo`` or ``montecarlo@N``)."""
+    if text in LEVELS or sparring_level(text) is not None:
+        return text
+    raise argparse.ArgumentTypeError(
+        f"{text!r}: one of {', '.join(LEVELS)}, montecarlo or montecarlo@PLAYOUTS (Sàréná)")
 
 
 def _play_numbered(game_key: str, a: str, b: str, seats: int, options: dict[str, Any], seed: int,
@@ -176,8 +196,15 @@ def report(game_key: str, a: str, b: str, tally: Tally) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", choices=keys())
-    parser.add_argument("--a", default="hard", choices=LEVELS, help="the level measured")
-    parser.add_argument("--b", default="random", choices=LEVELS, help="its opponents' level")
+    parser.add_argument("--a", default="hard", type=player_name,
+                        help=f"the level measured: {', '.join(LEVELS)}")
+    parser.add_argument("--b", default="random", type=player_name,
+                        help="its opponents' level, or for Sàréná the sparring partner "
+                             "montecarlo (flat Monte Carlo with colour inference, not a level "
+                             "offered to players)")
+    parser.add_argument("--playouts", type=int, default=None,
+                        help="the sparring partner's playouts a move (default 100): "
+                             "montecarlo becomes montecarlo@N")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--progress", action="store_true",
@@ -195,6 +222,14 @@ def _option_value(text: str) -> Any:
 
 
 def main(args: argparse.Namespace) -> int:
+    for side in ("a", "b"):
+        name = getattr(args, side)
+        if sparring_level(name) is not None:
+            if args.game not in SPARRING:
+                print(f"arena: {name} plays {', '.join(SPARRING)} only", file=sys.stderr)
+                return 2
+            if args.playouts:
+                setattr(args, side, f"montecarlo@{args.playouts}")
     options = {}
     for item in args.option:
         name, _, value = item.partition("=")
