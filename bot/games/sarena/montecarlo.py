@@ -22,7 +22,9 @@ from typing import Any, Mapping, Sequence
 
 from .chips import UP
 from .playout import play_random
-from .search import Beliefs, FaceSampler, _children, colour_evidence, piles_after, read_view
+from .beliefs import Beliefs, colour_evidence
+from .knowledge import FaceSampler, read_view
+from .search import _children, piles_after
 
 #: playouts per legal move (the outside player of issue 55: about 100, 0.45 s a move)
 PLAYOUTS = 100
