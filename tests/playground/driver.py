@@ -206,6 +206,12 @@ async def take_turn(page: Any, start: str, finish: str | None = None, taps: int 
             if await done.count():
                 if await _click_and_wait(page, done.first):
                     return None
+                # A turn that loses the game is asked about first (the unfair-barrier
+                # warning): the viewer plays it anyway, as a person set on it would.
+                anyway = page.locator(EPHEMERAL).last.locator("button:enabled",
+                                                              has_text="Play it anyway")
+                if await anyway.count() and await _click_and_wait(page, anyway.first):
+                    return None
                 break
         choices = []
         for b in await menu.locator("button:enabled").all():
