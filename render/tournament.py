@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 from bot.i18n import t
 
 from .fonts import draw_text, ellipsize
+from .numbers import number
 from .legible import Decor
 from .png import to_png
 
@@ -40,16 +41,6 @@ class Line:
     sonneborn_berger: float
     games: int
     dropped: bool = False
-
-
-def number(value: float) -> str:
-    """1, 1½, 2.25: halves as people write them, other fractions as decimals."""
-    whole = int(value)
-    if value == whole:
-        return str(whole)
-    if value - whole == 0.5:
-        return f"{whole}½" if whole else "½"
-    return f"{value:.2f}".rstrip("0")
 
 
 def standings_png(title: str, lines: Sequence[Line], locale: str, *, round_no: int,

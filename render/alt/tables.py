@@ -6,16 +6,8 @@ from typing import Any, Sequence
 
 from bot.i18n import t
 
+from ..numbers import number
 from . import fit, name_of
-
-
-def _number(value: float) -> str:
-    whole = int(value)
-    if value == whole:
-        return str(whole)
-    if value - whole == 0.5:
-        return f"{whole}½" if whole else "½"
-    return f"{value:.2f}".rstrip("0")
 
 
 def standings(title: str, lines: Sequence[Any], locale: Any, *, round_no: int, rounds: int,
@@ -27,7 +19,7 @@ def standings(title: str, lines: Sequence[Any], locale: Any, *, round_no: int, r
     for line in lines:
         key = "alt.standings.dropped" if line.dropped else "alt.standings.line"
         parts.append(t(key, locale, rank=line.rank, player=name_of([line.name], 0, locale),
-                       count=_number(line.score), games=line.games))
+                       count=number(line.score), games=line.games))
     return fit(parts)
 
 

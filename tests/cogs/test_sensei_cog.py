@@ -13,10 +13,11 @@ import pytest
 
 from PIL import Image
 
-from bot.games.sensei import Sensei, legal_turns
+from bot.games.sensei import Sensei
 from bot.ui import turns
 from render import sensei as render_sensei
 from bot.testing.fake_discord import BOT_ID, CHANNEL_ID, Member, components_of, find_component
+from bot.testing.remote_flows import towards_goal
 from bot.runtime.reviews import has_review
 from tests.conftest import start_bot
 from tests.helpers import (Table, attached, final_state, board, custom_ids, ephemeral_reply,
@@ -121,21 +122,6 @@ def stone(frm: str, to: str) -> dict[str, str]:
 
 def character(frm: str, to: str) -> dict[str, str]:
     return {"type": "character", "from": frm, "to": to}
-
-
-def towards_goal(game: Sensei, rng: random.Random) -> list[dict[str, Any]]:
-    """A turn that brings the character closest to the far rank (ties broken at random)."""
-    seat = game.to_move
-    best, score = [], None
-    for turn in legal_turns(game):
-        trial = game.copy()
-        for action in turn:
-            trial.apply(seat, action)
-        rank = int(trial.public_view()["characters"][seat][1])
-        value = (rank if seat == 0 else 8 - rank, rng.random())
-        if score is None or value > score:
-            best, score = turn, value
-    return best
 
 
 def notation(actions: list[dict[str, Any]]) -> str:
