@@ -51,6 +51,16 @@ class PublishMixin(CogPart):
         if live is None:
             return False
         items = await self.bot.store.outbox(table_id)
+        if any(kind == "over" for _, kind, _ in items) and (
+                live.game is None or live.game.result() is None):
+            # Another process ended the game: this copy is older than the outbox read just
+            # now. Read the table again; until it shows the end, its end is not told.
+            row = await self.bot.store.get_table(table_id)
+            if row is not None:
+                self.tables.forget_older(table_id, row.version, row.rev)
+            live = await self.tables.with_game(table_id)
+            if live is None:
+                return False
         lobby_behind = live.row.lobby_behind or (live.row.status == "lobby"
                                                  and live.row.lobby_message_id is None)
         board_behind = live.game is not None and live.row.board_behind
@@ -87,6 +97,11 @@ class PublishMixin(CogPart):
         if live.game is None or live.row.status == "lobby":
             return None
         if kind == "over":
+            if live.game.result() is None:
+                # An end the state cannot tell (not in the game rebuilt from its log): the
+                # board shows where it stopped; nothing is made up about how it ended.
+                log.info("table %s: its end is queued but not in its state", live.id)
+                return ""
             return t("game.over", locale, summary=self.result_text(live, locale))
         if kind != "log":
             return None
@@ -158,7 +173,9 @@ class PublishMixin(CogPart):
             if text and live.row.status == "playing":
                 await self.send_private(live, seat, text)
         elif kind == "over":
-            await self.post(live, t("game.over", locale, summary=self.result_text(live, locale)))
+            if self.game(live).result() is not None:  # (see folded_line)
+                await self.post(live, t("game.over", locale,
+                                        summary=self.result_text(live, locale)))
         elif kind == "after":
             self.bot.reviewer.queue(live.id)  # a game with a review module gets one computed
             await self.after_finish(live)

@@ -211,3 +211,18 @@ async def test_an_ai_line_that_must_ping_someone_away_is_the_bots_own_message(ha
     # message of the bot's own, never on Ben's interaction
     assert pinged_by_ai and all(author_of(m) is None for m in pinged_by_ai)
     assert any(f"<@{ana.id}>" in m["content"] for m in pinged_by_ai)
+
+
+async def test_an_end_queued_that_the_state_does_not_show_is_not_told(harness, players):
+    """A bench run once found a Narabi table's end queued while its state had no result, and
+    the repair of its messages stopped on it. The board is still brought up to date, the end
+    is dropped rather than made up, and the outbox is emptied."""
+    h = harness
+    table = await start_table(h, "narabi", players[:3])
+    live = await h.bot.tables.get(table.id)
+    assert live.game.result() is None
+    await h.bot.store.queue_outbox(table.id, [("over", {})])
+    await h.bot.reconciler.sync(table.id)
+    assert await h.bot.store.outbox(table.id) == []
+    assert not any("Game over" in (m["content"] or "")
+                   for m in h.fake.channel_messages(table.thread))
