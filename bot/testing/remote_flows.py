@@ -126,3 +126,14 @@ async def tap_remote(h: Harness, player: Member, place: Place, path: list[tuple[
         token = await h.click(player, message, component["custom_id"], values=values)
         message = private_answer(h, token)
     return token
+
+
+async def timed_sensei(h: Harness, ana: Member, ben: Member, place: Place) -> int:
+    """A Sensei table in ``place`` with 10 minutes a turn, Ana and Ben seated and started
+    (Ana started it and set the clock; Ben joined by the button): its id."""
+    await h.command(ana, "sensei", "start", channel_id=place.channel_id)
+    table_id = table_id_of(table_message(h, place))
+    await h.click(ana, table_message(h, place), f"sensei:{table_id}:clock", values=["600"])
+    await click_verb(h, ben, table_message(h, place), "join")
+    await click_verb(h, ana, table_message(h, place), "start")
+    return table_id

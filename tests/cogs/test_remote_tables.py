@@ -10,7 +10,7 @@ import random
 from bot.testing.fake_discord import find_component
 from bot.testing.remote_flows import (bot_calls_into, click_verb, narabi_switch, open_place,
                                       private_answer, sensei_turn, table_id_of, table_message,
-                                      tap_remote, towards_goal)
+                                      tap_remote, timed_sensei, towards_goal)
 from tests.conftest import start_bot
 from tests.helpers import deal_with
 
@@ -199,11 +199,7 @@ async def test_after_twenty_silent_minutes_the_next_click_catches_the_table_up(d
     h.bot.store.clock = clock
     ana, ben = players[:2]
     place = open_place(h, "group_dm", ana, ben)
-    await h.command(ana, "sensei", "start", channel_id=place.channel_id)
-    table_id = table_id_of(table_message(h, place))
-    await h.click(ana, table_message(h, place), f"sensei:{table_id}:clock", values=["600"])
-    await click_verb(h, ben, table_message(h, place), "join")
-    await click_verb(h, ana, table_message(h, place), "start")
+    table_id = await timed_sensei(h, ana, ben, place)
     live = await h.bot.tables.get(table_id)
     absent = live.game.to_move
     present = [ana, ben][1 - absent]

@@ -94,19 +94,15 @@ def _figures(h, place, live, since: int, turns: int, calls: list[Any]) -> dict[s
 async def _silence(h, people) -> dict[str, Any]:
     """A timed Sensei table left alone for 20 minutes: the clock hands the absent seat to an AI,
     which plays; nothing can show it. Then one click."""
-    from ...testing.remote_flows import (bot_calls_into, click_verb, open_place, table_id_of,
-                                         table_message)
+    from ...testing.remote_flows import (bot_calls_into, click_verb, open_place, table_message,
+                                         timed_sensei)
 
     ana, ben = people[:2]
     real = h.bot.store.clock
     offset = [0.0]
     h.bot.store.clock = lambda: real() + offset[0]
     place = open_place(h, "group_dm", ana, ben)
-    await h.command(ana, "sensei", "start", channel_id=place.channel_id)
-    table_id = table_id_of(table_message(h, place))
-    await h.click(ana, table_message(h, place), f"sensei:{table_id}:clock", values=["600"])
-    await click_verb(h, ben, table_message(h, place), "join")
-    await click_verb(h, ana, table_message(h, place), "start")
+    table_id = await timed_sensei(h, ana, ben, place)
     live = await h.bot.tables.get(table_id)
     present = [ana, ben][1 - live.game.to_move]
     offset[0] += 20 * 60
