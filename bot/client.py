@@ -166,7 +166,7 @@ class TabletopBot(commands.AutoShardedBot):
         self.budget = Budget(settings.rest_per_second)
         pace(self.http, self.budget)
         #: each person's move, whose line goes out through their own interaction, uncounted
-        self.relay = Relay(store.clock)
+        self.relay = Relay(lambda: store.clock())  # (a test may set the store's clock)
         #: DM channels opened once, closed DMs left alone for an hour
         self.dms = DirectMessages(self, store.clock)
         store.rated_per_day = settings.rated_per_day

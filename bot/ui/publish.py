@@ -303,8 +303,9 @@ class PublishMixin(CogPart):
 
     async def _announce_start(self, live: LiveTable, first: int | None) -> None:
         locale = live.row.locale
-        if first is not None and live.row.seats[first].person:
-            self.bot.relay.told(live.id, live.user_of(first))
+        for seat in live.row.seats:  # the start's message pings every person at the table
+            if seat.person:
+                self.bot.relay.told(live.id, seat.user_id)
         players = " ".join(self.mention(live, s.seat) for s in live.row.seats)
         await self.post(live, t("game.started", locale, players=players,
                                 first=self.mention(live, first) if first is not None else "—"),

@@ -22,8 +22,9 @@ log = logging.getLogger(__name__)
 TOKEN_LIFETIME = 15 * 60.0
 #: a token this close to its end is left alone: a slow send must not outlive it
 MARGIN = 60.0
-#: a person who moved this recently, and whose turn comes back, is watching: the line that
-#: hands the turn back to them needs no ping (a ping is a new message, a counted call)
+#: a person who acted at the table (or was pinged there) this recently is watching it: the
+#: line that hands them the turn needs no ping (a ping is a new message, a counted call; an
+#: edit of the board pings nobody)
 WATCHING = 5 * 60.0
 #: answers after which a follow-up is a new public message (not the "thinking…" placeholder)
 _POSTABLE = {discord.InteractionResponseType.channel_message,
@@ -38,8 +39,8 @@ class Relay:
         self._clock = clock
         #: (table id, version the move made) -> (when, the interaction that committed it)
         self._moves: dict[tuple[int, int], tuple[float, discord.Interaction]] = {}
-        #: table id -> (the person who acted there last, when)
-        self._last: dict[int, tuple[int, float]] = {}
+        #: table id -> {person who acted or was pinged there: when, last}
+        self._seen: dict[int, dict[int, float]] = {}
         #: turn lines sent through their mover's interaction, and those that had to fall back
         self.relayed = 0
         self.fallbacks = 0
@@ -49,7 +50,7 @@ class Relay:
         """``interaction`` committed ``version`` of the table: that move's line, and only
         it, may go out through it."""
         now = self._clock()
-        self._last[table_id] = (interaction.user.id, now)
+        self._seen.setdefault(table_id, {})[interaction.user.id] = now
         if interaction.guild_id is None or interaction.channel_id is None:
             return  # a DM, a group DM: not a table channel of a server (another surface)
         self._moves[(table_id, version)] = (now, interaction)
@@ -58,21 +59,24 @@ class Relay:
 
     def told(self, table_id: int, user_id: int) -> None:
         """``user_id`` was just pinged about the table, or acted there."""
-        self._last[table_id] = (user_id, self._clock())
-        if len(self._last) > _KEEP:
+        self._seen.setdefault(table_id, {})[user_id] = self._clock()
+        if len(self._seen) > _KEEP:
             self._prune()
 
     def watching(self, table_id: int, user_id: int) -> bool:
-        """Whether ``user_id`` acted at the table, or was pinged there, last and lately."""
-        last = self._last.get(table_id)
-        return last is not None and last[0] == user_id and self._clock() - last[1] <= WATCHING
+        """Whether ``user_id`` acted at the table, or was pinged there, lately. Someone who
+        moved a minute ago sees the board change; a ping is for whoever has been away longer
+        (at most one every few minutes while they stay away)."""
+        at = self._seen.get(table_id, {}).get(user_id)
+        return at is not None and self._clock() - at <= WATCHING
 
     def _prune(self) -> None:
         now = self._clock()
         for key in [k for k, (at, _) in self._moves.items() if at < now - TOKEN_LIFETIME]:
             del self._moves[key]
-        for table_id in [k for k, (_, at) in self._last.items() if at < now - WATCHING]:
-            del self._last[table_id]
+        for table_id, seen in list(self._seen.items()):
+            if all(at < now - WATCHING for at in seen.values()):
+                del self._seen[table_id]
 
     def mover_of(self, table_id: int, version: int,
                  channel_id: int) -> discord.Interaction | None:

@@ -176,12 +176,13 @@ async def test_a_persons_move_goes_through_their_own_interaction_only(harness, p
     assert misattributed(h, {p.id: p.name for p in players[:2]}) == []
 
 
-async def test_an_ai_line_that_must_ping_someone_away_is_the_bots_own_message(harness, players):
-    """Ana, Ben and an AI at Sàréná: an edit pings nobody, so the AI's line that hands the turn
-    to the person who did not just move is a message of the bot's own (still nobody's
-    interaction); the one that hands it back to the person who just moved rides on the
-    board."""
+async def test_an_ai_line_pings_only_someone_away_and_in_the_bots_own_message(harness, players):
+    """Ana, Ben and an AI at Sàréná. While both play, the AI's line rides on the board's edit,
+    the move's one counted call: each of them acted minutes ago at most and sees the board
+    change. An edit pings nobody, so when the AI hands the turn to someone away for longer, its
+    line is a message of the bot's own that pings them (still nobody's interaction)."""
     h = harness
+    clock = h.bot.store.clock = Clock()
     ana, ben = players[:2]
     await h.command(ana, "sarena", "start")
     lobby = h.fake.channel_messages(CHANNEL_ID)[-1]
@@ -193,10 +194,11 @@ async def test_an_ai_line_that_must_ping_someone_away_is_the_bots_own_message(ha
     live = await h.bot.tables.get(table_id)
     assert [s.person for s in live.row.seats] == [True, True, False]
     table = Table(table_id, lobby, live.row.game_channel_id, [ana, ben])
-    pinged_by_ai: list[dict[str, Any]] = []
-    for _ in range(6):
-        if live.game.result() is not None:
-            break
+
+    async def move(pause: float = 0.0) -> list[dict[str, Any]]:
+        """The person whose turn it is moves after ``pause`` seconds; the AI's lines that
+        went out as messages of their own."""
+        clock.now += pause
         seat = live.game.to_move
         action = live.game.legal_actions(seat)[0]
         before = set(h.fake.messages)
@@ -204,13 +206,27 @@ async def test_an_ai_line_that_must_ping_someone_away_is_the_bots_own_message(ha
                         move=f"{action['from']}-{action['to']}")
         await h.settle()
         new = [h.fake.messages[m] for m in set(h.fake.messages) - before]
-        pinged_by_ai += [m for m in new if "AI" in m["content"].split("Next")[0]
-                         and "Next" in m["content"]]
+        return [m for m in new if "AI" in m["content"].split("Next")[0] and "Next" in m["content"]]
+
+    await h.settle()  # the AI's first move, when the deal gave it the first turn
+    since, first_version = len(h.fake.requests), live.row.version
+    for _ in range(4):  # the people in turn (the AI after Ben), a minute apart each
+        assert await move(60.0) == []
+    assert live.row.status == "playing"
+    moves = live.row.version - first_version
+    counted = [r for r in h.fake.counted(since) if r.path.startswith(f"/channels/{table.thread}/")]
+    assert len(counted) <= moves and all(r.method == "PATCH" for r in counted)
+    assert live.row.board_version == live.row.version
+    # Ana moves at once, then Ben takes 6 minutes: the AI's line hands the turn to
+    # Ana, away 6 minutes, and pings her in a message of the bot's own, not on Ben's
+    if live.game.to_move == 1:
+        assert await move(60.0) == []
+    assert live.game.to_move == 0
+    await move(0.0)
+    pinged_by_ai = await move(6 * 60.0)
+    assert len(pinged_by_ai) == 1 and author_of(pinged_by_ai[0]) is None
+    assert f"<@{ana.id}>" in pinged_by_ai[0]["content"]
     assert misattributed(h, {ana.id: "Ana", ben.id: "Ben"}) == []
-    # Ben moved, then the AI: its line pings Ana (away since her move before Ben's) in a
-    # message of the bot's own, never on Ben's interaction
-    assert pinged_by_ai and all(author_of(m) is None for m in pinged_by_ai)
-    assert any(f"<@{ana.id}>" in m["content"] for m in pinged_by_ai)
 
 
 async def test_an_end_queued_that_the_state_does_not_show_is_not_told(harness, players):
