@@ -37,7 +37,8 @@ async def test_every_public_message_in_a_game_against_the_ai_under_its_own_autho
     # carry a line (its first follow-up fills the private placeholder): that line is the bot's.
     thinking = sum(1 for r in playground.fake.requests if r.path.endswith("/callback")
                    and isinstance(r.json, dict) and r.json.get("type") == 5)
-    assert headed and len(headed) >= moves - thinking
+    assert headed and len(headed) >= moves - thinking, (moves, thinking, [  # (what to look at)
+        m["content"][:60] for m in seen if not m["user"] and "Ana" in m["content"]][-6:])
     for m in headed:
         assert m["user"] == ana, m
         found = MOVER.search(m["content"])
