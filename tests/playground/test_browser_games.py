@@ -14,11 +14,13 @@ from .driver import (BOARD, EPHEMERAL, answer_questions, board_src, check_page, 
 GAME_LIMIT = 300
 
 
-async def _solo(page, shots, name: str, start: str, finish: str | None = None) -> int:
-    """Play every turn of the viewer until the game is over; AI turns happen by themselves."""
+async def _solo(page, shots, name: str, start: str, finish: str | None = None,
+                turns: int | None = None) -> int:
+    """Play every turn of the viewer until the game is over (or ``turns`` of them); AI turns
+    happen by themselves."""
     moves, deadline = 0, time.monotonic() + GAME_LIMIT
     seen = {await board_src(page)}
-    while not await is_over(page):
+    while not await is_over(page) and (turns is None or moves < turns):
         assert time.monotonic() < deadline, f"{name}: not over after {moves} moves"
         if await answer_questions(page):
             continue
