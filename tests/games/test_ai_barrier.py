@@ -401,15 +401,45 @@ def _fixed_positions() -> list[tuple[str, Game]]:
     return out
 
 
+@pytest.fixture
+def small_searches(monkeypatch):
+    """Every searching level on a small budget (searches count work, never time, so determinism
+    and legality hold at any budget): at the shipped budgets the experts alone cost this test
+    about 6 s of CPU. The shipped budgets are held to the same property, across processes, by
+    test_choices_do_not_depend_on_the_process_hash_seed below, and each game's tests play whole
+    games at every shipped level. The Sensei expert's memo of decided turns is emptied before
+    every choice, so that the second call searches again instead of reading the first's answer;
+    so is hard's memo of wins in two (nor does either keep answers found on small budgets for
+    later tests)."""
+    from bot.games.sarena import ai as sarena_ai, expert as sarena_expert
+    from bot.games.sensei import expert as sensei_expert, search as sensei_search
+    from bot.games.sensei import wintwo as sensei_wintwo
+    monkeypatch.setattr(sarena_ai, "BUDGETS", {"medium": 300, "hard": 600})
+    monkeypatch.setattr(sarena_expert, "BUDGET", 1_500)
+    monkeypatch.setattr(sensei_expert, "EXPERT_NODES", 3_000)
+    monkeypatch.setattr(sensei_search, "HARD_BUDGET", 3_000)
+    monkeypatch.setattr(sensei_wintwo, "HARD_WIN_POSITIONS", 2_000)
+
+    def forget() -> None:
+        sensei_expert._DECIDED.clear()
+        sensei_wintwo._WIN_IN_TWO.clear()
+
+    forget()
+    yield forget
+    forget()
+
+
 @pytest.mark.slow
-def test_same_view_level_and_seed_give_the_same_action_in_every_game():
+def test_same_view_level_and_seed_give_the_same_action_in_every_game(small_searches):
     for key, game in _fixed_positions():
         state = game.to_json()
         view = seat_view(game, game.to_move)
         rebuilt = type(game).from_json(json.loads(json.dumps(state)))
         for level in LEVELS:
+            small_searches()
             first = choose_action(key, view, level, 42)
             assert first in view["legal"]
+            small_searches()
             assert choose_action(key, seat_view(rebuilt, rebuilt.to_move), level, 42) == first
         assert game.to_json() == state  # choosing did not touch the game
 

@@ -72,19 +72,45 @@ def sure_win_and_sure_loss():
     raise AssertionError("no such position in 400 random games")
 
 
+#: what the turns before the last get in the test below: only the last turn is asserted on
+EARLIER_NODES = 300
+
+
+@pytest.fixture
+def only_the_last_turn_searched_hard(monkeypatch):
+    """Every turn but the last judged on a tiny budget. The test asserts on the last turn only
+    (judged on ``WIN_NODES``, exactly as before); the 30-odd random turns before it cost 95% of
+    its CPU at ``WIN_NODES`` each and witness nothing it checks (every turn at a real budget is
+    graded by ``test_the_experts_own_moves_grade_best`` and the round-trip test)."""
+    original = review.judge
+
+    def judge(view, played, nodes, rng):
+        last = len(view["history"]) == judge.last_index
+        judge.full += last
+        return original(view, played, nodes if last else EARLIER_NODES, rng)
+
+    judge.full = 0
+    monkeypatch.setattr(review, "judge", judge)
+    return judge
+
+
 @pytest.mark.slow
-def test_throwing_away_a_sure_win_is_a_blunder_and_the_win_is_the_better_move():
+def test_throwing_away_a_sure_win_is_a_blunder_and_the_win_is_the_better_move(
+        only_the_last_turn_searched_hard):
     seed, log, seat, win, loss = sure_win_and_sure_loss()
+    only_the_last_turn_searched_hard.last_index = len(log)
     data = review.review(4, {}, seed, log + [(seat, loss)], nodes=WIN_NODES)
     last = shared.turns_of(data)[-1]
     assert (last.seat, last.first, last.played) == (seat, len(log), [loss])
     assert last.best == 1.0 and last.value == 0.0
     assert last.grade == "blunder"
     assert last.better == [win]
+    assert only_the_last_turn_searched_hard.full == 1
     # Taking the win instead is the best move, worth a sure win.
     data = review.review(4, {}, seed, log + [(seat, win)], nodes=WIN_NODES)
     last = shared.turns_of(data)[-1]
     assert (last.grade, last.best, last.value, last.better) == ("best", 1.0, 1.0, None)
+    assert only_the_last_turn_searched_hard.full == 2
 
 
 def expert_game(seats: int, seed: int, expert_seat: int, moves: int) -> list:

@@ -207,7 +207,24 @@ def test_fast_barrier_count_on_seven_stone_walls():
 
 
 # ----------------------------------------------------------------- choose()
+@pytest.fixture
+def hard_searches_briefly(monkeypatch):
+    """Hard on a small budget of replies and of win-in-two positions: its plan is a turn picked
+    among the root's turns whatever the budget, so legality does not need the shipped budget,
+    which cost this test two thirds of its CPU. The shipped budget plays whole games, and every
+    plan of them is checked by the rules, in test_every_level_finishes_games_against_random.
+    Hard's memo of wins in two is emptied before and after (no answer found on the small
+    budget is kept for later tests)."""
+    from bot.games.sensei import search, wintwo
+    monkeypatch.setattr(search, "HARD_BUDGET", 3_000)
+    monkeypatch.setattr(wintwo, "HARD_WIN_POSITIONS", 1_500)
+    wintwo._WIN_IN_TWO.clear()
+    yield
+    wintwo._WIN_IN_TWO.clear()
+
+
 @pytest.mark.slow
+@pytest.mark.usefixtures("hard_searches_briefly")
 def test_every_level_chooses_a_legal_action_and_a_legal_plan():
     rng = random.Random(5)
     checked = {level: 0 for level in ai.LEVELS}
