@@ -25,6 +25,7 @@ from .host import CogPart
 from .limits import clip, CONTENT, EMBED_DESCRIPTION, THREAD_NAME
 from .permissions import missing_from_error, missing_in_channel
 from .pictures import Picture, upload
+from .relay import ANSWER_DEADLINE
 from .reconcile import SurfaceBlocked
 from .review import review_button
 from .routing import button, view_of
@@ -67,7 +68,13 @@ class PublishMixin(CogPart):
         # The board first, then the turn lines: the one counted call a move makes is the one
         # people wait for (a line through an interaction is not held back by the budget).
         before_board = [i for i in items if i[1] in ("thread", "announce", "question")]
-        after_board = [i for i in items if i not in before_board]
+        # A person's line whose click is not answered yet waits for the answer (the caller
+        # publishes again then), rather than riding on the board where the next edit drops it.
+        waiting = [i for i in items if i[1] == "log" and self.bot.relay.awaiting_answer(
+            live.id, int(i[2].get("version", -1)))]
+        if waiting:
+            asyncio.get_running_loop().call_later(ANSWER_DEADLINE, self.bot.reconciler.mark, live.id)
+        after_board = [i for i in items if i not in before_board and i not in waiting]
         for item in before_board:
             await self._deliver_item(live, item)
         # What the bot says in its own name (an AI's move, the end) rides on the board's edit,

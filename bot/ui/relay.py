@@ -12,6 +12,7 @@ with the bot's own call when someone must be pinged. A token is never used near 
 from __future__ import annotations
 
 import logging
+import time
 from typing import Callable
 
 import discord
@@ -30,6 +31,9 @@ WATCHING = 5 * 60.0
 _POSTABLE = {discord.InteractionResponseType.channel_message,
              discord.InteractionResponseType.message_update,
              discord.InteractionResponseType.deferred_message_update}
+#: Discord's deadline for an interaction's first answer: a move's line waits this long at most
+#: for its mover's click to be answered (a follow-up needs the answer sent first)
+ANSWER_DEADLINE = 3.0
 #: moves remembered at most (each is a few minutes' worth of one table's clicks)
 _KEEP = 4096
 
@@ -41,6 +45,8 @@ class Relay:
         self._moves: dict[tuple[int, int], tuple[float, discord.Interaction]] = {}
         #: table id -> {person who acted or was pinged there: when, last}
         self._seen: dict[int, dict[int, float]] = {}
+        #: (table id, version) -> when, in real time, its mover's click is past its deadline
+        self._answered_by: dict[tuple[int, int], float] = {}
         #: turn lines sent through their mover's interaction, and those that had to fall back
         self.relayed = 0
         self.fallbacks = 0
@@ -54,6 +60,7 @@ class Relay:
         if interaction.guild_id is None or interaction.channel_id is None:
             return  # a DM, a group DM: not a table channel of a server (another surface)
         self._moves[(table_id, version)] = (now, interaction)
+        self._answered_by[(table_id, version)] = time.monotonic() + ANSWER_DEADLINE
         if len(self._moves) > _KEEP:
             self._prune()
 
@@ -74,6 +81,9 @@ class Relay:
         now = self._clock()
         for key in [k for k, (at, _) in self._moves.items() if at < now - TOKEN_LIFETIME]:
             del self._moves[key]
+        late = time.monotonic()
+        for key in [k for k, by in self._answered_by.items() if by < late]:
+            del self._answered_by[key]
         for table_id, seen in list(self._seen.items()):
             if all(at < now - WATCHING for at in seen.values()):
                 del self._seen[table_id]
@@ -94,6 +104,15 @@ class Relay:
         # Not answered yet (a follow-up would fail), or answered with "thinking…" (the first
         # follow-up would fill that private placeholder instead of posting).
         return interaction if interaction.response.type in _POSTABLE else None
+
+    def awaiting_answer(self, table_id: int, version: int) -> bool:
+        """Whether the interaction that committed ``version`` has yet to be answered: its
+        line waits for the answer (another table event may bring the repair in between)."""
+        got = self._moves.get((table_id, version))
+        # Real time, not the store's clock (a test's may stand still): a click never answered
+        # must not hold its line for ever.
+        return got is not None and not got[1].response.is_done() \
+            and time.monotonic() < self._answered_by.get((table_id, version), 0.0)
 
     async def send_own_line(self, table_id: int, version: int, channel_id: int, text: str,
                             allowed_mentions: discord.AllowedMentions) -> discord.Message | None:

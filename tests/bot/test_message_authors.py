@@ -4,6 +4,7 @@ interaction with that interaction's person (``interaction_metadata``) and draws 
 verdicts and reminders, and a game's end are the bot's own words."""
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from typing import Any
@@ -227,6 +228,48 @@ async def test_an_ai_line_pings_only_someone_away_and_in_the_bots_own_message(ha
     assert len(pinged_by_ai) == 1 and author_of(pinged_by_ai[0]) is None
     assert f"<@{ana.id}>" in pinged_by_ai[0]["content"]
     assert misattributed(h, {ana.id: "Ana", ben.id: "Ben"}) == []
+
+
+async def test_a_repair_before_the_click_is_answered_keeps_the_line_for_the_mover(
+        harness, players):
+    """Another event may bring the table's repair between a move's commit and the answer to
+    its click (an AI's search ending, a turn clock, a second process): the line waits for the
+    answer and goes out through the mover's interaction, instead of riding on the board where
+    the next edit drops it."""
+    h = harness
+    ana = players[0]
+    table = await ai_table(h, ana)
+    await h.settle()
+    live = await h.bot.tables.get(table.id)
+    remember = h.bot.relay.remember_move
+    repairs = []
+
+    def remember_then_repair(interaction, table_id, version):
+        remember(interaction, table_id, version)
+        # runs at the next await: while the click's answer is on its way to Discord
+        repairs.append(asyncio.ensure_future(h.bot.reconciler.sync(table_id)))
+
+    h.bot.relay.remember_move = remember_then_repair
+    route = h.fake._interaction_route
+
+    async def answer_after_the_repair(method, path, body, files):
+        if path.strip("/").startswith("interactions") and repairs:
+            await asyncio.gather(*repairs)  # the click's answer reaches Discord after it
+        return await route(method, path, body, files)
+
+    h.fake._interaction_route = answer_after_the_repair
+    await tap_through(h, ana, board(h, table), sensei_path(rng_turn(live)))
+    await h.settle()
+    await asyncio.gather(*repairs)
+    await h.settle()
+    assert repairs
+    hers = [m for m in public(h) if author_of(m) == ana.id
+            and "original_response_message_id" in m["interaction_metadata"]]
+    assert len(hers) == 1 and who(hers[0]["content"]) == "Ana"
+
+
+def rng_turn(live) -> Any:
+    return random.Random(3).choice(legal_turns(live.game))
 
 
 async def test_an_end_queued_that_the_state_does_not_show_is_not_told(harness, players):
