@@ -186,7 +186,12 @@ def test_swiss_properties(n, rounds, seed):
 
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None)
+# Each example pairs up to five rounds with the Dutch engine (a weighted matching per score
+# group: about a second of CPU for a round of 40). 20 drawn examples and both ends of the range
+# always, where 40 drawn ones made this the suite's slowest test (17 s quiet, 41–44 s loaded).
+@settings(max_examples=20, deadline=None)
+@example(n=8, seed=0)
+@example(n=40, seed=1)
 @given(n=st.integers(8, 40), seed=st.integers(0, 10_000))
 def test_swiss_keeps_first_moves_balanced_without_draws(n, seed):
     # With room to choose (at most half as many rounds as players), nobody moves first, or
