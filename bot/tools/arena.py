@@ -8,10 +8,11 @@ turn limit, since a deal nobody could solve says nothing about the team.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any, Callable
 
@@ -32,6 +33,8 @@ class Tally:
     draws: int = 0
     unfinished: int = 0
     think: dict[str, list[float]] = field(default_factory=dict)
+    # Level A's score in each game, in game order (1, 0.5 or 0): matches on the same deals pair.
+    outcomes: list[float] = field(default_factory=list)
     # Narabi only: deals with a par <= PAR_LIMIT, the team's wins among them, and deals with no
     # par (proved unsolvable within the turn limit, or past the solver's node budget).
     solvable: int = 0
@@ -110,10 +113,12 @@ def _play_numbered(game_key: str, a: str, b: str, seats: int, options: dict[str,
 
 def run(game_key: str, a: str, b: str, games: int, seed: int, seats: int | None = None,
         options: dict[str, Any] | None = None, jobs: int = 1,
-        progress: Callable[[Tally], None] | None = None) -> Tally:
-    """A match of ``games`` games. With ``jobs`` > 1 the games are played in that many processes;
-    each game is seeded by its number, so the outcome is the same whatever ``jobs`` is.
-    ``progress`` is told the tally after each game (a long match shows how it stands)."""
+        progress: Callable[[Tally], None] | None = None, first: int = 0) -> Tally:
+    """A match of ``games`` games, numbered from ``first``. With ``jobs`` > 1 the games are
+    played in that many processes; each game is seeded by its number, so the outcome is the
+    same whatever ``jobs`` is, and a long match may be played in chunks (``first`` = 0, 50,
+    100, ...) whose tallies add up to the whole match's. ``progress`` is told the tally after
+    each game (a long match shows how it stands)."""
     cls = game_class(game_key)
     seats = seats or cls.min_seats
     options = cls.normalize_options(options)
@@ -121,12 +126,13 @@ def run(game_key: str, a: str, b: str, games: int, seed: int, seats: int | None 
     play = partial(_play_numbered, game_key, a, b, seats, options, seed)
     if jobs > 1:
         with workers.pool(jobs) as processes:
-            for i, played in enumerate(processes.map(play, range(games))):
+            numbers = range(first, first + games)
+            for i, played in zip(numbers, processes.map(play, numbers)):
                 _count(tally, cls, seats, options, seed, i, *played)
                 if progress:
                     progress(tally)
     else:
-        for i in range(games):
+        for i in range(first, first + games):
             _count(tally, cls, seats, options, seed, i, *play(i))
             if progress:
                 progress(tally)
@@ -144,6 +150,7 @@ def _count(tally: Tally, cls: Any, seats: int, options: dict[str, Any], seed: in
     if cls.cooperative:
         _tally_par(tally, game_key, seats, options, deal_seed, result)
     tally.games += 1
+    before = tally.wins + 0.5 * tally.draws
     if result is None:
         tally.unfinished += 1
         tally.draws += 1
@@ -153,6 +160,7 @@ def _count(tally: Tally, cls: Any, seats: int, options: dict[str, Any], seed: in
         tally.wins += 1
     elif mine in result.winners or (result.draw and not result.winners):
         tally.draws += 1
+    tally.outcomes.append(tally.wins + 0.5 * tally.draws - before)
 
 
 def _tally_par(tally: Tally, game_key: str, seats: int, options: dict[str, Any], deal_seed: int,
@@ -207,11 +215,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "montecarlo becomes montecarlo@N")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0,
+                        help="number of the match's first game: a long match played in chunks "
+                             "(--first 0, then 50, ...) adds up to the same games")
     parser.add_argument("--progress", action="store_true",
                         help="print the score so far after each game (on stderr)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="play games in this many processes (think times then include the "
                              "machine being shared; the outcome does not change)")
+    parser.add_argument("--record", metavar="FILE", default=None,
+                        help="also append the chunk's tally, raw think times included, to FILE "
+                             "as one JSON line (chunks of a match are then added up exactly)")
     parser.add_argument("--seats", type=int, default=None, help="players per game (default: the fewest the game allows)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a game option, e.g. version=shizukana or fair=true")
@@ -239,6 +253,11 @@ def main(args: argparse.Namespace) -> int:
               f"({tally.wins} won, {tally.draws} drawn)", file=sys.stderr, flush=True)
 
     tally = run(args.game, args.a, args.b, args.games, args.seed, args.seats, options,
-                args.jobs, progress if args.progress else None)
+                args.jobs, progress if args.progress else None, args.first)
     print(report(args.game, args.a, args.b, tally))
+    if args.record:
+        with open(args.record, "a", encoding="utf-8") as out:
+            out.write(json.dumps({"game": args.game, "a": args.a, "b": args.b,
+                                  "seed": args.seed, "first": args.first,
+                                  "seats": args.seats, **asdict(tally)}) + "\n")
     return 0
