@@ -33,6 +33,8 @@ class Tally:
     draws: int = 0
     unfinished: int = 0
     think: dict[str, list[float]] = field(default_factory=dict)
+    # The same moves' CPU time (this process's): what a quiet core would take, near enough.
+    cpu: dict[str, list[float]] = field(default_factory=dict)
     # Level A's score in each game, in game order (1, 0.5 or 0): matches on the same deals pair.
     outcomes: list[float] = field(default_factory=list)
     # Narabi only: deals with a par <= PAR_LIMIT, the team's wins among them, and deals with no
@@ -64,7 +66,7 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def play_one(game_key: str, levels: list[str], options: dict[str, Any], seed: int,
-             think: dict[str, list[float]]) -> Any:
+             think: dict[str, list[float]], cpu: dict[str, list[float]] | None = None) -> Any:
     """One game with ``levels[seat]`` at each seat; returns its Result (None if capped)."""
     cls = game_class(game_key)
     game = cls.new(len(levels), options, seed)
@@ -74,9 +76,11 @@ def play_one(game_key: str, levels: list[str], options: dict[str, Any], seed: in
         seat = game.to_move
         level = levels[seat]
         view = seat_view(game, seat)
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         action = _choose(game_key, view, level, seed * 10_007 + ply)
         think.setdefault(level, []).append(time.perf_counter() - started)
+        if cpu is not None:
+            cpu.setdefault(level, []).append(time.process_time() - started_cpu)
         game.apply(seat, action)
     return game.result()
 
@@ -101,14 +105,15 @@ def player_name(text: str) -> str:
 
 
 def _play_numbered(game_key: str, a: str, b: str, seats: int, options: dict[str, Any], seed: int,
-                   i: int) -> tuple[Any, dict[str, list[float]]]:
+                   i: int) -> tuple[Any, dict[str, list[float]], dict[str, list[float]]]:
     """Game number ``i`` of a match, with its think times (run in a worker with --jobs)."""
     if game_class(game_key).cooperative:
         levels = [a] * seats
     else:
         levels = [a if s == i % seats else b for s in range(seats)]
     think: dict[str, list[float]] = {}
-    return play_one(game_key, levels, options, seed * 1_000_003 + i, think), think
+    cpu: dict[str, list[float]] = {}
+    return play_one(game_key, levels, options, seed * 1_000_003 + i, think, cpu), think, cpu
 
 
 def run(game_key: str, a: str, b: str, games: int, seed: int, seats: int | None = None,
@@ -140,11 +145,13 @@ def run(game_key: str, a: str, b: str, games: int, seed: int, seats: int | None 
 
 
 def _count(tally: Tally, cls: Any, seats: int, options: dict[str, Any], seed: int, i: int,
-           result: Any, think: dict[str, list[float]]) -> None:
+           result: Any, think: dict[str, list[float]], cpu: dict[str, list[float]]) -> None:
     """Game number ``i`` added to the match's tally."""
     game_key = cls.key
     for level, times in think.items():
         tally.think.setdefault(level, []).extend(times)
+    for level, times in cpu.items():
+        tally.cpu.setdefault(level, []).extend(times)
     mine = None if cls.cooperative else i % seats
     deal_seed = seed * 1_000_003 + i
     if cls.cooperative:
@@ -198,7 +205,10 @@ def report(game_key: str, a: str, b: str, tally: Tally) -> str:
     for level, times in sorted(tally.think.items()):
         lines.append(f"  think {level}: p50 {percentile(times, 50) * 1000:.1f} ms, "
                      f"p95 {percentile(times, 95) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms "
-                     f"over {len(times)} moves")
+                     f"over {len(times)} moves"
+                     + (f"; CPU p50 {percentile(tally.cpu[level], 50) * 1000:.1f} ms, "
+                        f"p95 {percentile(tally.cpu[level], 95) * 1000:.1f} ms"
+                        if tally.cpu.get(level) else ""))
     return "\n".join(lines)
 
 
