@@ -254,19 +254,3 @@ def test_what_the_seat_cannot_see_never_changes_the_experts_choice():
                  for v in (view, twin_view)}
         assert len(picks) == 1
     assert differing >= 5
-
-
-def test_with_two_players_the_expert_searches_longer(monkeypatch):
-    budgets = {}
-
-    def analyse(table, worlds, budget, rng, tells=None):
-        budgets[len(table.others) + 1] = budget
-        return expert.Analysis(table.legal[0], {}, {})
-
-    monkeypatch.setattr(expert, "analyse", analyse)
-    for seats in (2, 4):
-        game = random_game(24, seats, 3)
-        view = seat_view(game, game.to_move)
-        expert.choose_edge(read_view(view), view["history"], random.Random(1))
-    assert budgets == {2: expert.BUDGET * expert.DUEL_BUDGET_SCALE, 4: expert.BUDGET}
-    assert expert.DUEL_MARGIN > expert.MARGIN

@@ -24,9 +24,6 @@ evidence of the seats' past moves. What makes the expert stronger than hard:
 - **A bigger budget**, spent by sequential halving with common worlds for every surviving move,
   and in each world the same playout random numbers for every move (common random numbers: two
   moves' playouts run alike until their positions part, so their difference is the moves').
-- **Two players** (issue 55, against a player outside its family): twice the budget, and the
-  final margin weighs more in the ranking (:data:`DUEL_MARGIN`), a finer signal than win or
-  loss when the first halving rounds give each move only a few worlds.
 
 The same evaluation serves the game review (:func:`analyse`, :func:`evaluate`), which needs the
 mover's winning chances with the best move found and with the move played.
