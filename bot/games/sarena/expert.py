@@ -43,13 +43,9 @@ from .search import Child, _children, _tiebreaks, halving, piles_after
 from .chips import DOWN, UP
 from .playout import _DST, _SMALL, _SRC, EDGE_COUNT, play_out
 
-#: simulated moves per ``choose`` call with three or four players (0.38 s at p95 on today's
-#: dev machine; three times as much did not win more there)
+#: simulated moves per ``choose`` call: on the 2-core dev machine 0.7 s of CPU at the median,
+#: 0.94 s at p95, under a second at most (measured over 81 expert moves, 2 and 4 players)
 BUDGET = 200_000
-#: with two players the budget is this much bigger: about 0.9 s of CPU a move at p95 on the
-#: dev machine (issue 55 allows 1.5 s); against the outside player the larger budget won more
-#: on the tuning seeds (docs/measurements/ai-strength.md)
-DUEL_BUDGET_SCALE = 2.0
 #: playout moves are the best of this many random legal moves for their mover. With two players
 #: two already models a purposeful player, and more made playouts slower and too predictable;
 #: with three or four, where the playouts' other seats are most of the moves, sharper ones
@@ -59,11 +55,6 @@ CROWD_CANDIDATES = 4
 #: a chip of final margin is worth this much win (as in hard): it ranks moves that all win or
 #: all lose in every world, and is too small to trade a win for a bigger score
 MARGIN = 0.01
-#: with two players a chip of margin weighs more: a win is one coin toss per world, the margin
-#: a finer reading of the same playout, so with the few worlds the first halving rounds give
-#: each move (six at the opening) it tells the better moves apart sooner (tuned against the
-#: outside player on seeds 1000-1999)
-DUEL_MARGIN = 0.05
 #: the cost of setting up one playout and of drawing one world, in simulated moves
 PLAYOUT_COST = 8
 SAMPLE_COST = 16
@@ -226,7 +217,6 @@ def analyse(table: Table, worlds: Worlds, budget: int, rng: random.Random,
     measures the moves more than the luck of their playouts (common random numbers)."""
     tells = tells or {}
     candidates = candidates_for(table)
-    margin_weight = DUEL_MARGIN if len(table.others) == 1 else MARGIN
     children = _children(table)
     rank = {child.edge: 0.0 for child in children}
     wins = {child.edge: 0.0 for child in children}
@@ -238,7 +228,7 @@ def analyse(table: Table, worlds: Worlds, budget: int, rng: random.Random,
         spent = SAMPLE_COST
         for child in survivors:
             win, margin, moves = simulate(table, child, world, random.Random(stream), candidates)
-            rank[child.edge] += win + margin_weight * margin
+            rank[child.edge] += win + MARGIN * margin
             wins[child.edge] += win
             visits[child.edge] += 1
             spent += moves + PLAYOUT_COST
@@ -298,9 +288,7 @@ def choose_edge(table: Table, history: Sequence[Mapping[str, Any]], rng: random.
                 budget: int | None = None) -> int:
     if len(table.legal) == 1:
         return table.legal[0]
-    duel = len(table.others) == 1
     # Discretion pays against one reader; among three it cost more chips than it hid (arena).
-    tells = telltale(table) if duel else None
-    if budget is None:
-        budget = int(BUDGET * DUEL_BUDGET_SCALE) if duel else BUDGET
-    return analyse(table, worlds_for(table, history), budget, rng, tells).edge
+    tells = telltale(table) if len(table.others) == 1 else None
+    return analyse(table, worlds_for(table, history), BUDGET if budget is None else budget,
+                   rng, tells).edge
