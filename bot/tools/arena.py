@@ -8,10 +8,11 @@ turn limit, since a deal nobody could solve says nothing about the team.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any, Callable
 
@@ -32,6 +33,10 @@ class Tally:
     draws: int = 0
     unfinished: int = 0
     think: dict[str, list[float]] = field(default_factory=dict)
+    # The same moves' CPU time (this process's): what a quiet core would take, near enough.
+    cpu: dict[str, list[float]] = field(default_factory=dict)
+    # Level A's score in each game, in game order (1, 0.5 or 0): matches on the same deals pair.
+    outcomes: list[float] = field(default_factory=list)
     # Narabi only: deals with a par <= PAR_LIMIT, the team's wins among them, and deals with no
     # par (proved unsolvable within the turn limit, or past the solver's node budget).
     solvable: int = 0
@@ -61,7 +66,7 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def play_one(game_key: str, levels: list[str], options: dict[str, Any], seed: int,
-             think: dict[str, list[float]]) -> Any:
+             think: dict[str, list[float]], cpu: dict[str, list[float]] | None = None) -> Any:
     """One game with ``levels[seat]`` at each seat; returns its Result (None if capped)."""
     cls = game_class(game_key)
     game = cls.new(len(levels), options, seed)
@@ -71,9 +76,11 @@ def play_one(game_key: str, levels: list[str], options: dict[str, Any], seed: in
         seat = game.to_move
         level = levels[seat]
         view = seat_view(game, seat)
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         action = _choose(game_key, view, level, seed * 10_007 + ply)
         think.setdefault(level, []).append(time.perf_counter() - started)
+        if cpu is not None:
+            cpu.setdefault(level, []).append(time.process_time() - started_cpu)
         game.apply(seat, action)
     return game.result()
 
@@ -98,22 +105,25 @@ def player_name(text: str) -> str:
 
 
 def _play_numbered(game_key: str, a: str, b: str, seats: int, options: dict[str, Any], seed: int,
-                   i: int) -> tuple[Any, dict[str, list[float]]]:
+                   i: int) -> tuple[Any, dict[str, list[float]], dict[str, list[float]]]:
     """Game number ``i`` of a match, with its think times (run in a worker with --jobs)."""
     if game_class(game_key).cooperative:
         levels = [a] * seats
     else:
         levels = [a if s == i % seats else b for s in range(seats)]
     think: dict[str, list[float]] = {}
-    return play_one(game_key, levels, options, seed * 1_000_003 + i, think), think
+    cpu: dict[str, list[float]] = {}
+    return play_one(game_key, levels, options, seed * 1_000_003 + i, think, cpu), think, cpu
 
 
 def run(game_key: str, a: str, b: str, games: int, seed: int, seats: int | None = None,
         options: dict[str, Any] | None = None, jobs: int = 1,
-        progress: Callable[[Tally], None] | None = None) -> Tally:
-    """A match of ``games`` games. With ``jobs`` > 1 the games are played in that many processes;
-    each game is seeded by its number, so the outcome is the same whatever ``jobs`` is.
-    ``progress`` is told the tally after each game (a long match shows how it stands)."""
+        progress: Callable[[Tally], None] | None = None, first: int = 0) -> Tally:
+    """A match of ``games`` games, numbered from ``first``. With ``jobs`` > 1 the games are
+    played in that many processes; each game is seeded by its number, so the outcome is the
+    same whatever ``jobs`` is, and a long match may be played in chunks (``first`` = 0, 50,
+    100, ...) whose tallies add up to the whole match's. ``progress`` is told the tally after
+    each game (a long match shows how it stands)."""
     cls = game_class(game_key)
     seats = seats or cls.min_seats
     options = cls.normalize_options(options)
@@ -121,12 +131,13 @@ def run(game_key: str, a: str, b: str, games: int, seed: int, seats: int | None 
     play = partial(_play_numbered, game_key, a, b, seats, options, seed)
     if jobs > 1:
         with workers.pool(jobs) as processes:
-            for i, played in enumerate(processes.map(play, range(games))):
+            numbers = range(first, first + games)
+            for i, played in zip(numbers, processes.map(play, numbers)):
                 _count(tally, cls, seats, options, seed, i, *played)
                 if progress:
                     progress(tally)
     else:
-        for i in range(games):
+        for i in range(first, first + games):
             _count(tally, cls, seats, options, seed, i, *play(i))
             if progress:
                 progress(tally)
@@ -134,16 +145,19 @@ def run(game_key: str, a: str, b: str, games: int, seed: int, seats: int | None 
 
 
 def _count(tally: Tally, cls: Any, seats: int, options: dict[str, Any], seed: int, i: int,
-           result: Any, think: dict[str, list[float]]) -> None:
+           result: Any, think: dict[str, list[float]], cpu: dict[str, list[float]]) -> None:
     """Game number ``i`` added to the match's tally."""
     game_key = cls.key
     for level, times in think.items():
         tally.think.setdefault(level, []).extend(times)
+    for level, times in cpu.items():
+        tally.cpu.setdefault(level, []).extend(times)
     mine = None if cls.cooperative else i % seats
     deal_seed = seed * 1_000_003 + i
     if cls.cooperative:
         _tally_par(tally, game_key, seats, options, deal_seed, result)
     tally.games += 1
+    before = tally.wins + 0.5 * tally.draws
     if result is None:
         tally.unfinished += 1
         tally.draws += 1
@@ -153,6 +167,7 @@ def _count(tally: Tally, cls: Any, seats: int, options: dict[str, Any], seed: in
         tally.wins += 1
     elif mine in result.winners or (result.draw and not result.winners):
         tally.draws += 1
+    tally.outcomes.append(tally.wins + 0.5 * tally.draws - before)
 
 
 def _tally_par(tally: Tally, game_key: str, seats: int, options: dict[str, Any], deal_seed: int,
@@ -190,7 +205,10 @@ def report(game_key: str, a: str, b: str, tally: Tally) -> str:
     for level, times in sorted(tally.think.items()):
         lines.append(f"  think {level}: p50 {percentile(times, 50) * 1000:.1f} ms, "
                      f"p95 {percentile(times, 95) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms "
-                     f"over {len(times)} moves")
+                     f"over {len(times)} moves"
+                     + (f"; CPU p50 {percentile(tally.cpu[level], 50) * 1000:.1f} ms, "
+                        f"p95 {percentile(tally.cpu[level], 95) * 1000:.1f} ms"
+                        if tally.cpu.get(level) else ""))
     return "\n".join(lines)
 
 
@@ -207,11 +225,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "montecarlo becomes montecarlo@N")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0,
+                        help="number of the match's first game: a long match played in chunks "
+                             "(--first 0, then 50, ...) adds up to the same games")
     parser.add_argument("--progress", action="store_true",
                         help="print the score so far after each game (on stderr)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="play games in this many processes (think times then include the "
                              "machine being shared; the outcome does not change)")
+    parser.add_argument("--record", metavar="FILE", default=None,
+                        help="also append the chunk's tally, raw think times included, to FILE "
+                             "as one JSON line (chunks of a match are then added up exactly)")
     parser.add_argument("--seats", type=int, default=None, help="players per game (default: the fewest the game allows)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a game option, e.g. version=shizukana or fair=true")
@@ -239,6 +263,11 @@ def main(args: argparse.Namespace) -> int:
               f"({tally.wins} won, {tally.draws} drawn)", file=sys.stderr, flush=True)
 
     tally = run(args.game, args.a, args.b, args.games, args.seed, args.seats, options,
-                args.jobs, progress if args.progress else None)
+                args.jobs, progress if args.progress else None, args.first)
     print(report(args.game, args.a, args.b, tally))
+    if args.record:
+        with open(args.record, "a", encoding="utf-8") as out:
+            out.write(json.dumps({"game": args.game, "a": args.a, "b": args.b,
+                                  "seed": args.seed, "first": args.first,
+                                  "seats": args.seats, **asdict(tally)}) + "\n")
     return 0

@@ -17,6 +17,7 @@ import time
 from typing import Any
 
 from .benchmarks.activity import bench_activity, print_activity
+from .benchmarks import ai_strength
 from .benchmarks.backends import bench_backends, print_backends
 from .benchmarks.interactions import bench_interactions, bench_starts
 from .benchmarks.load import bench_ai_load, bench_par, bench_par_load, print_par
@@ -92,6 +93,7 @@ def main(*, json_output: bool = False, quick: bool = False, db: str = "both") ->
         "finished_game_bytes": bench_finished_size(10 if quick else 50),
         "restore": asyncio.run(bench_restore(1_000 if quick else 10_000)),
         "ai_load": asyncio.run(bench_ai_load(40 if quick else 200, 10)),
+        "ai_strength": ai_strength.bench(quick),
         "par": bench_par(20 if quick else 100),
         "par_load": asyncio.run(bench_par_load(40 if quick else 200, 2)),
         "replay": bench_replay(60),
@@ -156,6 +158,7 @@ def main(*, json_output: bool = False, quick: bool = False, db: str = "both") ->
           f"{a['loaded']['p99_ms']:.2f} ms beside them = ×{a['p99_ratio']} (target ≤ ×1.5; "
           f"{a['rounds']} quiet and {a['rounds']} loaded phases alternating, "
           f"n={a['alone']['n']} and {a['loaded']['n']})")
+    ai_strength.print_figures(figures["ai_strength"])
     print_par(figures["par"], figures["par_load"])
     rp = figures["replay"]
     print(f"replay download: a {rp['turns']}-turn Sensei game, {rp['frames']} frames, "

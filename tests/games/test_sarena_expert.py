@@ -235,3 +235,22 @@ def test_playouts_choose_more_sharply_among_more_players(monkeypatch, seats, can
     expert.evaluate(table, worlds, table.legal[:2], 500, random.Random(1))
     assert seen == {candidates}
     assert expert.CROWD_CANDIDATES > expert.CANDIDATES
+
+
+def test_what_the_seat_cannot_see_never_changes_the_experts_choice():
+    # Issue 55's barrier, cheap enough for every run (the slow test above does it at a larger
+    # budget): twins differ in the never-seen faces and the other seats' colours only.
+    rnd = random.Random(55)
+    differing = 0
+    for i in range(6):
+        game = random_game(550 + i, 2 + i % 3, 2 + 4 * i)
+        seat = game.to_move
+        assert seat is not None
+        twin = twin_with_other_secrets(game, seat, rnd)
+        differing += twin.to_json() != game.to_json()
+        view, twin_view = seat_view(game, seat), seat_view(twin, seat)
+        assert twin_view == view
+        picks = {expert.choose_edge(read_view(v), v["history"], random.Random(i), budget=1_500)
+                 for v in (view, twin_view)}
+        assert len(picks) == 1
+    assert differing >= 5

@@ -68,3 +68,12 @@ def test_the_command_line_sets_its_playouts(capsys):
     assert "easy vs montecarlo@2, 1 games" in capsys.readouterr().out
     args = parser.parse_args(["sensei", "--a", "easy", "--b", "montecarlo", "--games", "1"])
     assert arena.main(args) == 2
+
+
+def test_a_match_played_in_chunks_adds_up_to_the_whole_match():
+    whole = arena.run("sarena", "easy", "montecarlo@1", games=2, seed=9)
+    chunks = [arena.run("sarena", "easy", "montecarlo@1", games=games, seed=9, first=first)
+              for first, games in ((0, 1), (1, 1))]
+    assert whole.outcomes == chunks[0].outcomes + chunks[1].outcomes
+    assert whole.wins == sum(c.wins for c in chunks) and whole.games == 2
+    assert sum(whole.outcomes) == whole.wins + 0.5 * whole.draws
