@@ -4,6 +4,8 @@ import asyncio
 import gc
 import os
 import queue
+import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from bot.testing import fake_discord
 from bot.testing.discord_spec import SPEC
 from bot.testing.fake_discord import FakeDiscord, Member
 from bot.testing.harness import Harness
-from bot.testing.pgserver import TEMPLATE, TempPostgres, Unavailable
+from bot.testing.pgserver import TEMPLATE, TempPostgres, Unavailable, memory_folder
 
 # Discord's counts, with its rate-limit windows passing 100 times faster than real time: a test
 # plays a game click after click, far faster than people do, and would otherwise wait out real
@@ -24,6 +26,32 @@ from bot.testing.pgserver import TEMPLATE, TempPostgres, Unavailable
 # message in one language still waited 3.5 s of its 7 for windows to pass. Tests of the limits
 # themselves build their fake with time_scale=1.0.
 fake_discord.TIME_SCALE = 100.0
+
+#: the folder where the run keeps its temporary files (tests' folders, SQLite files, browser
+#: profiles), when it chose one in memory; None where it left them where the machine keeps them
+MEMORY_TEMP: str | None = None
+
+
+def _temporary_files_in_memory() -> str | None:
+    # Every SQLite commit a test makes is flushed to the disk, as the bot's are (synchronous=FULL).
+    # Four workers' flushes queue behind one another on the disk: a test then waits for the disk,
+    # not for its CPU. In memory a flush costs nothing and the files behave the same. A TMPDIR
+    # chosen by whoever runs the tests is kept; the workers inherit the choice from the run.
+    global MEMORY_TEMP
+    folder = memory_folder() if sys.platform == "linux" else None
+    if folder is None:
+        return None
+    chosen = os.path.join(folder, "tabletop-tests")
+    if os.environ.get("TMPDIR", chosen) != chosen:
+        return None
+    MEMORY_TEMP = chosen
+    os.makedirs(MEMORY_TEMP, exist_ok=True)
+    os.environ["TMPDIR"] = MEMORY_TEMP
+    tempfile.tempdir = None  # gettempdir() reads TMPDIR again
+    return MEMORY_TEMP
+
+
+_temporary_files_in_memory()
 
 #: modules whose tests each take many seconds of wall time (a real browser): started
 #: first, so that pytest-xdist's workers do not end the run waiting on one of them alone (the

@@ -62,6 +62,16 @@ OWNER = "owner.pid"
 ABANDONED_AFTER = 3600.0
 
 
+def memory_folder() -> str | None:
+    """The memory-backed folder when it exists, is writable and has ``RAM_ROOM`` free."""
+    try:
+        memory = os.statvfs(RAM_FOLDER)
+    except OSError:
+        return None
+    room = memory.f_bavail * memory.f_frsize
+    return RAM_FOLDER if room >= RAM_ROOM and os.access(RAM_FOLDER, os.W_OK) else None
+
+
 def _pid_in(path: str) -> int | None:
     try:
         with open(path) as f:
@@ -135,12 +145,7 @@ class TempPostgres:
         recently freed inodes, about 0.25 s of CPU per database (measured with perf)."""
         if self.durable:
             return None  # the bench's server: files on disk, as a real one's
-        try:
-            memory = os.statvfs(RAM_FOLDER)
-        except OSError:
-            return None
-        room = memory.f_bavail * memory.f_frsize
-        return RAM_FOLDER if room >= RAM_ROOM and os.access(RAM_FOLDER, os.W_OK) else None
+        return memory_folder()
 
     @property
     def admin_url(self) -> str:

@@ -76,3 +76,15 @@ def test_folders_left_by_killed_runs_are_removed_their_servers_stopped(tmp_path)
 
 def test_a_test_server_names_the_process_that_started_it(pg_server):
     assert (pg_server.folder / pgserver.OWNER).read_text().strip() == str(os.getpid())
+
+
+def test_the_runs_temporary_files_are_in_memory_when_there_is_room(tmp_path):
+    from tests import conftest
+    if os.environ.get("TMPDIR") not in (None, conftest.MEMORY_TEMP):
+        assert conftest.MEMORY_TEMP is None  # the runner's own choice is kept
+    elif pgserver.memory_folder() is not None:
+        assert conftest.MEMORY_TEMP is not None
+        assert tmp_path.is_relative_to(conftest.MEMORY_TEMP)
+        assert tempfile.gettempdir() == conftest.MEMORY_TEMP
+    else:
+        assert conftest.MEMORY_TEMP is None
