@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import copy as _copy
 import random
-from typing import Any, ClassVar, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
 
 from ..base import Game, IllegalAction, OptionSpec, Result
 from .conditions import allows

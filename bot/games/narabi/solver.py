@@ -23,7 +23,8 @@ a safety net (a deal that would exceed it comes back "unknown"); no deal tried g
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from .conditions import allows
 

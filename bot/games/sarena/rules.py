@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from ..base import Game, IllegalAction, OptionSpec, Result
 from .board import ARROW, CIRCLES, EDGE_ID, EDGES, NEIGHBOURS, SQUARE_NAMES, parse_square

@@ -14,14 +14,16 @@ from __future__ import annotations
 from .board import NEIGHBOURS, PIT, SIZE
 
 LOSING_TOUCHES = 3
+#: each file's squares, rank by rank (asked at the end of every turn the searches play)
+FILES = tuple(tuple(y * SIZE + x for y in range(SIZE)) for x in range(SIZE))
 
 
 def worst_barrier(cells: list[int], seat: int) -> tuple[list[int], list[int]] | None:
     """The most-touched barrier of ``seat`` as (chain squares by file, touching stones), or None."""
     opponent = 1 - seat
     columns = []
-    for x in range(SIZE):
-        column = [y * SIZE + x for y in range(SIZE) if cells[y * SIZE + x] in (seat, PIT)]
+    for file in FILES:
+        column = [sq for sq in file if cells[sq] == seat or cells[sq] == PIT]
         if not column:
             return None
         columns.append(column)

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..base import Game, IllegalAction, OptionSpec, Result
 from .barrier import loses_to_barrier
