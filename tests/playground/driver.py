@@ -248,11 +248,18 @@ async def laid_out(page: Any) -> None:
         "() => document.getAnimations().every((a) => a.playState !== 'running')", polling="raf")
 
 
-async def screenshot(page: Any, folder: Path, name: str, width: int) -> None:
-    """A picture of the page at ``width`` px; nothing may stick out sideways."""
+async def keep(target: Any, folder: Path | None, filename: str) -> None:
+    """A picture of ``target`` (a page or a locator) in ``folder``, when screenshots are kept."""
+    if folder is not None:
+        await target.screenshot(path=str(folder / filename))
+
+
+async def screenshot(page: Any, folder: Path | None, name: str, width: int) -> None:
+    """The page at ``width`` px, kept as a picture in ``folder`` (see the ``shots`` fixture);
+    nothing may stick out sideways."""
     await page.set_viewport_size({"width": width, "height": 900 if width > 600 else 780})
     await laid_out(page)
-    await page.screenshot(path=str(folder / f"{name}-{width}.png"))
+    await keep(page, folder, f"{name}-{width}.png")
     overflow = await page.evaluate("document.documentElement.scrollWidth")
     assert overflow <= width, f"{name}: the page is {overflow} px wide at {width} px"
 

@@ -3,7 +3,7 @@ answered as Discord's client would (an ephemeral notice, no traceback), message 
 text, and the browser's language used for the bot's replies."""
 from __future__ import annotations
 
-from .driver import open_page, send
+from .driver import keep, open_page, send
 
 NOTICE = "#messages article.notice"
 
@@ -39,9 +39,9 @@ async def test_the_message_box_suggests_refuses_and_escapes(browser, playground,
     assert await shown.locator("img").count() == 0 and await shown.locator("script").count() == 0
     assert await shown.locator("strong", has_text="bold").count() == 1
     assert await page.title() == "Tabletop playground"
-    await page.locator(NOTICE).first.screenshot(path=str(shots / "notice-400.png"))
+    await keep(page.locator(NOTICE).first, shots, "notice-400.png")
     await page.set_viewport_size({"width": 1280, "height": 900})
-    await page.screenshot(path=str(shots / "box-1280.png"))
+    await keep(page, shots, "box-1280.png")
     assert not page.errors, page.errors
 
 

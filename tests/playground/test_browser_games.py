@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from .driver import (BOARD, EPHEMERAL, answer_questions, board_src, check_page, explain, first_of,
-                     is_over, my_turn, open_page, open_thread, screenshot, send, take_turn,
+                     is_over, keep, my_turn, open_page, open_thread, screenshot, send, take_turn,
                      wait_board_change, wait_for_the_viewer)
 
 #: no game here may take longer (the three together stay near two minutes)
@@ -27,7 +27,7 @@ async def _solo(page, shots, name: str, start: str, finish: str | None = None,
         if await my_turn(page):
             async def planner() -> None:
                 await page.locator(EPHEMERAL).last.scroll_into_view_if_needed()
-                await page.screenshot(path=str(shots / f"{name}-turn-menu-1280.png"))
+                await keep(page, shots, f"{name}-turn-menu-1280.png")
             src = await take_turn(page, start, finish, shoot=planner if moves == 0 else None)
             if src is None:
                 continue

@@ -7,7 +7,7 @@ import re
 
 from bot.i18n import t
 
-from .driver import open_page
+from .driver import keep, open_page
 
 EPHEMERAL = "#messages article.ephemeral"
 NOTICE = "#messages article.notice"
@@ -41,7 +41,7 @@ async def test_a_polish_browser_gets_the_page_and_the_bot_in_polish(browser, pla
     reply_id = await reply.get_attribute("id")
     dismiss = page.locator(f"#{reply_id} a.dismiss")
     assert await dismiss.inner_text() == "Odrzuć wiadomość"
-    await page.screenshot(path=str(shots / "polish-400.png"))
+    await keep(page, shots, "polish-400.png")
 
     await box.fill("/taniec")
     await box.press("Enter")
@@ -53,7 +53,7 @@ async def test_a_polish_browser_gets_the_page_and_the_bot_in_polish(browser, pla
     await dismiss.click()
     await page.locator(f"#{reply_id}").wait_for(state="detached")
     await page.set_viewport_size({"width": 1280, "height": 900})
-    await page.screenshot(path=str(shots / "polish-1280.png"))
+    await keep(page, shots, "polish-1280.png")
     assert not page.errors, page.errors
 
 

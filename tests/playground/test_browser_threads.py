@@ -3,7 +3,7 @@ playground"): a page follows only its own new table into its thread, tournament 
 themselves apart, and command suggestions speak the page's language and list every option."""
 from __future__ import annotations
 
-from .driver import open_page, send
+from .driver import keep, open_page, send
 
 
 async def test_a_page_follows_its_own_table_and_not_someone_else_s(browser, playground):
@@ -42,7 +42,7 @@ async def test_suggestions_speak_the_page_s_language_and_list_every_option(brows
     # A choice is shown by its name; its value is what is typed in.
     await box.fill("/tournament create clock:")
     await suggest.locator("li").first.wait_for()
-    await page.screenshot(path=str(shots / "suggestions-pl-400.png"))
+    await keep(page, shots, "suggestions-pl-400.png")
     labels = await suggest.locator("li .cmd").all_inner_texts()
     assert "clock: 2 minuty na turę" in labels and "clock: Bez limitu czasu" in labels, labels
     assert not any(label.split(": ", 1)[1].isdigit() for label in labels), labels
@@ -66,7 +66,7 @@ async def test_long_thread_names_are_shown_whole_in_the_sidebar(browser, playgro
     links = page.locator("#channels a.chan", has_text="Winter Cup")
     await links.first.wait_for()
     assert await links.count() == 4
-    await page.screenshot(path=str(shots / "threads-1280.png"))
+    await keep(page, shots, "threads-1280.png")
     for n in range(4):
         link = links.nth(n)
         # Nothing of the name is hidden: the whole name fits the link's box.
