@@ -41,9 +41,7 @@ from .beliefs import Beliefs, _log_sum_exp, colour_evidence, gain_now
 from .knowledge import FaceSampler, Table
 from .search import Child, _children, _tiebreaks, halving, piles_after
 from .chips import DOWN, UP
-from .endgame import NODES, solve
 from .playout import _DST, _SMALL, _SRC, EDGE_COUNT, play_out
-from .position import Position
 
 #: simulated moves per ``choose`` call: on the 2-core dev machine 0.7 s of CPU at the median,
 #: 0.94 s at p95, under a second at most (measured over 81 expert moves, 2 and 4 players)
@@ -74,9 +72,6 @@ READER_RATIONALITY = HARD_RATIONALITY
 RATIONALITY = (0.5, 1.0, 2.0, 3.0)
 CARELESS = 0.01
 SLIP = 0.05
-#: with two players and at most this many legal moves, the game trees of the sampled worlds
-#: are searched whole when they are small enough (:func:`solve_endgame`)
-ENDGAME_LEGAL = 20
 
 
 @dataclass(frozen=True)
@@ -293,29 +288,7 @@ def choose_edge(table: Table, history: Sequence[Mapping[str, Any]], rng: random.
                 budget: int | None = None) -> int:
     if len(table.legal) == 1:
         return table.legal[0]
-    worlds = worlds_for(table, history)
-    if len(table.others) == 1 and len(table.legal) <= ENDGAME_LEGAL:
-        values = solve_endgame(table, worlds, rng)
-        if values is not None:
-            # Ties keep the legal order, so the pick never depends on set order.
-            return max(table.legal, key=lambda edge: values[edge])
     # Discretion pays against one reader; among three it cost more chips than it hid (arena).
     tells = telltale(table) if len(table.others) == 1 else None
-    return analyse(table, worlds, BUDGET if budget is None else budget, rng, tells).edge
-
-
-def solve_endgame(table: Table, worlds: Worlds, rng: random.Random,
-                  nodes: int | None = None) -> dict[int, float] | None:
-    """Two players: each legal move's mean exact value over sampled worlds (a win 1, a loss
-    -1, plus MARGIN a chip), or None when the game trees are too big (:mod:`.endgame`)."""
-    def draw(rng: random.Random) -> tuple[list[int], int]:
-        world = worlds.draw(rng)
-        return world.piles, world.rivals[0]
-
-    def leaf(piles: list[int], heights: list[int], rival: int) -> float:
-        win, margin = win_score(piles, heights, table.colour, (rival,))
-        return 2 * win - 1 + MARGIN * margin
-
-    root = Position([1] * len(table.heights), list(table.heights))
-    return solve(root, table.colour, table.legal, draw, leaf, rng,
-                 NODES if nodes is None else nodes)
+    return analyse(table, worlds_for(table, history), BUDGET if budget is None else budget,
+                   rng, tells).edge
