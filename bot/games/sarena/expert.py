@@ -7,7 +7,7 @@ evidence of the seats' past moves. What makes the expert stronger than hard:
 
 - **Informed playouts.** In a world every seat's colour is known, so each playout move is the
   best of a few random legal moves for the seat that makes it (its own colour's chips gained,
-  the other players' chips taken), not a uniform one: three with two players, four with more,
+  the other players' chips taken), not a uniform one: two with two players, four with more,
   where the other seats make three moves of every four. Real opponents do not hand over chips for
   nothing; uniform playouts assume they do and overrate greedy moves.
 - **A sharper reading of the other seats' moves.** Hard reads them as a loose player's (often
@@ -47,11 +47,10 @@ from .playout import _DST, _SMALL, _SRC, EDGE_COUNT, play_out
 #: 0.94 s at p95, under a second at most (measured over 81 expert moves, 2 and 4 players)
 BUDGET = 200_000
 #: playout moves are the best of this many random legal moves for their mover. With two players
-#: three beat two against the sparring partner (issue 55: 88 % against 74.5 % over the 100 tuning
-#: deals of ``--seed 1101``); with three or four, where the playouts' other seats are most of the
-#: moves, sharper ones (:data:`CROWD_CANDIDATES`) won more (arena: 28 % with two, 34 % with
-#: three, 35 % with four)
-CANDIDATES = 3
+#: two already models a purposeful player, and more made playouts slower and too predictable;
+#: with three or four, where the playouts' other seats are most of the moves, sharper ones
+#: (:data:`CROWD_CANDIDATES`) won more (arena: 28 % with two, 34 % with three, 35 % with four)
+CANDIDATES = 2
 CROWD_CANDIDATES = 4
 #: a chip of final margin is worth this much win (as in hard): it ranks moves that all win or
 #: all lose in every world, and is too small to trade a win for a bigger score
