@@ -87,13 +87,15 @@ class TournamentQueries(StoreCore):
         if not table_ids:
             return {}, 0
         marks = ",".join("?" for _ in table_ids)
+        # One statement, one snapshot: read apart, a thread delivered between the two reads
+        # (its id recorded, then its step done) showed its table as neither waiting nor
+        # threaded, and the round's message said it played in the channel.
         rows = await self._fetchall(
-            f"SELECT id, thread_id FROM game_tables WHERE id IN ({marks}) "
-            "AND thread_id IS NOT NULL", tuple(table_ids))
-        waiting = await self._fetchall(
-            f"SELECT COUNT(DISTINCT table_id) FROM outbox WHERE table_id IN ({marks}) "
-            "AND kind='thread'", tuple(table_ids))
-        return {int(i): int(th) for i, th in rows}, int(waiting[0][0])
+            "SELECT t.id, t.thread_id, EXISTS (SELECT 1 FROM outbox o WHERE o.table_id = t.id "
+            f"AND o.kind = 'thread') FROM game_tables t WHERE t.id IN ({marks})",
+            tuple(table_ids))
+        threads = {int(i): int(th) for i, th, _ in rows if th is not None}
+        return threads, sum(1 for _, _, pending in rows if pending)
 
     # -- entrants -------------------------------------------------------------------------
 

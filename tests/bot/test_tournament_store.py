@@ -399,3 +399,33 @@ async def test_a_drawn_knockout_game_is_played_again_from_the_store(database):
     tour = await svc.store.get_tournament(t.id)
     assert tour.winner_id == 100  # three draws: the higher seed
     await svc.store.close()
+
+
+async def test_a_thread_delivered_while_the_round_is_read_is_never_lost(database):
+    """The round's message waits for its tables' threads: each table is either threaded or
+    still waiting for its thread step, whenever the delivery lands. It once read the threads
+    and the waiting steps apart; a thread recorded (and its step done) in between showed its
+    table as neither, and the message said it played in the channel."""
+    svc = await service(database)
+    t = await tournament(svc, 4)
+    _, tables = await svc.advance(t.id)
+    assert await svc.store.round_threads(tables) == ({}, 2)  # both wait for their threads
+    store, real, delivered = svc.store, svc.store._fetchall, []
+
+    async def a_thread_lands_during_the_read(sql, params=()):
+        rows = await real(sql, params)
+        if not delivered:  # the delivery of the first table's thread, right after this read
+            delivered.append(tables[0])
+            await store.set_surface(tables[0], thread_id=4242)
+            for item_id, kind, _ in await store.outbox(tables[0]):
+                if kind == "thread":
+                    await store.outbox_done(item_id)
+        return rows
+
+    store._fetchall = a_thread_lands_during_the_read
+    threads, waiting = await store.round_threads(tables)
+    store._fetchall = real
+    # Read before the delivery: still waiting; or after it: threaded. Never neither.
+    assert waiting == 2 - len(threads)
+    assert await store.round_threads(tables) == ({tables[0]: 4242}, 1)
+    await store.close()
