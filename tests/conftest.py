@@ -32,23 +32,20 @@ fake_discord.TIME_SCALE = 100.0
 MEMORY_TEMP: str | None = None
 
 
-def _temporary_files_in_memory() -> str | None:
+def _temporary_files_in_memory() -> None:
     # Every SQLite commit a test makes is flushed to the disk, as the bot's are (synchronous=FULL).
     # Four workers' flushes queue behind one another on the disk: a test then waits for the disk,
     # not for its CPU. In memory a flush costs nothing and the files behave the same. A TMPDIR
     # chosen by whoever runs the tests is kept; the workers inherit the choice from the run.
     global MEMORY_TEMP
     folder = memory_folder() if sys.platform == "linux" else None
-    if folder is None:
-        return None
-    chosen = os.path.join(folder, "tabletop-tests")
-    if os.environ.get("TMPDIR", chosen) != chosen:
-        return None
+    chosen = folder and os.path.join(folder, "tabletop-tests")
+    if chosen is None or os.environ.get("TMPDIR", chosen) != chosen:
+        return
     MEMORY_TEMP = chosen
     os.makedirs(MEMORY_TEMP, exist_ok=True)
     os.environ["TMPDIR"] = MEMORY_TEMP
     tempfile.tempdir = None  # gettempdir() reads TMPDIR again
-    return MEMORY_TEMP
 
 
 _temporary_files_in_memory()
