@@ -108,7 +108,7 @@ class Tree(app_commands.CommandTree):
     """Every slash command is counted while it runs and answered whatever goes wrong."""
 
     async def _call(self, interaction: discord.Interaction) -> None:
-        with self.client.in_flight():  # type: ignore[attr-defined]
+        with self.client.in_flight(interaction):  # type: ignore[attr-defined]
             await super()._call(interaction)
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
@@ -311,14 +311,20 @@ class TabletopBot(commands.AutoShardedBot):
         return self._in_flight
 
     @contextmanager
-    def in_flight(self) -> Iterator[None]:
+    def in_flight(self, interaction: discord.Interaction | None = None) -> Iterator[None]:
+        """While ``interaction``'s handler runs (a move's line waits for its answer)."""
         self._in_flight += 1
         self.clicks_settled.clear()
         urgent = URGENT.set(True)  # calls made while answering go ahead of background work
+        if interaction is not None:
+            self.relay.began(interaction)
         try:
             yield
         finally:
             URGENT.reset(urgent)
+            if interaction is not None:
+                for table_id in self.relay.ended(interaction):
+                    self.reconciler.mark(table_id)
             self._in_flight -= 1
             if not self._in_flight:
                 self.clicks_settled.set()

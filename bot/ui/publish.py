@@ -25,7 +25,7 @@ from .host import CogPart
 from .limits import clip, CONTENT, EMBED_DESCRIPTION, THREAD_NAME
 from .permissions import missing_from_error, missing_in_channel
 from .pictures import Picture, upload
-from .relay import ANSWER_DEADLINE
+from .relay import HELD_AT_MOST
 from .reconcile import SurfaceBlocked
 from .review import review_button
 from .routing import button, view_of
@@ -68,12 +68,12 @@ class PublishMixin(CogPart):
         # The board first, then the turn lines: the one counted call a move makes is the one
         # people wait for (a line through an interaction is not held back by the budget).
         before_board = [i for i in items if i[1] in ("thread", "announce", "question")]
-        # A person's line whose click is not answered yet waits for the answer (the caller
-        # publishes again then), rather than riding on the board where the next edit drops it.
+        # A person's line whose click is not answered yet waits for the answer (the click's
+        # end publishes again), rather than riding on the board where the next edit drops it.
         waiting = [i for i in items if i[1] == "log" and self.bot.relay.awaiting_answer(
             live.id, int(i[2].get("version", -1)))]
         if waiting:
-            asyncio.get_running_loop().call_later(ANSWER_DEADLINE, self.bot.reconciler.mark, live.id)
+            asyncio.get_running_loop().call_later(HELD_AT_MOST, self.bot.reconciler.mark, live.id)
         after_board = [i for i in items if i not in before_board and i not in waiting]
         for item in before_board:
             await self._deliver_item(live, item)

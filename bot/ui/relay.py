@@ -31,9 +31,11 @@ WATCHING = 5 * 60.0
 _POSTABLE = {discord.InteractionResponseType.channel_message,
              discord.InteractionResponseType.message_update,
              discord.InteractionResponseType.deferred_message_update}
-#: Discord's deadline for an interaction's first answer: a move's line waits this long at most
-#: for its mover's click to be answered (a follow-up needs the answer sent first)
-ANSWER_DEADLINE = 3.0
+#: a move's line waits for its mover's click to be answered (a follow-up needs the answer sent
+#: first) while the click's handler runs, however slow a loaded machine makes it: Discord
+#: judges the answer's time, not this bot. A handler still running this long after its commit
+#: (hung on something) no longer holds the line back.
+HELD_AT_MOST = 60.0
 #: moves remembered at most (each is a few minutes' worth of one table's clicks)
 _KEEP = 4096
 
@@ -41,12 +43,16 @@ _KEEP = 4096
 class Relay:
     def __init__(self, clock: Callable[[], float]) -> None:
         self._clock = clock
+        #: real time (a test's may be moved on): the store's clock may stand still in a test
+        self.real_time: Callable[[], float] = time.monotonic
         #: (table id, version the move made) -> (when, the interaction that committed it)
         self._moves: dict[tuple[int, int], tuple[float, discord.Interaction]] = {}
         #: table id -> {person who acted or was pinged there: when, last}
         self._seen: dict[int, dict[int, float]] = {}
-        #: (table id, version) -> when, in real time, its mover's click is past its deadline
-        self._answered_by: dict[tuple[int, int], float] = {}
+        #: (table id, version) -> when, in real time, its line stops waiting for the answer
+        self._held_until: dict[tuple[int, int], float] = {}
+        #: interaction id -> the tables whose lines waited for it, while its handler runs
+        self._running: dict[int, set[int]] = {}
         #: turn lines sent through their mover's interaction, and those that had to fall back
         self.relayed = 0
         self.fallbacks = 0
@@ -60,7 +66,7 @@ class Relay:
         if interaction.guild_id is None or interaction.channel_id is None:
             return  # a DM, a group DM: not a table channel of a server (another surface)
         self._moves[(table_id, version)] = (now, interaction)
-        self._answered_by[(table_id, version)] = time.monotonic() + ANSWER_DEADLINE
+        self._held_until[(table_id, version)] = self.real_time() + HELD_AT_MOST
         if len(self._moves) > _KEEP:
             self._prune()
 
@@ -81,9 +87,9 @@ class Relay:
         now = self._clock()
         for key in [k for k, (at, _) in self._moves.items() if at < now - TOKEN_LIFETIME]:
             del self._moves[key]
-        late = time.monotonic()
-        for key in [k for k, by in self._answered_by.items() if by < late]:
-            del self._answered_by[key]
+        late = self.real_time()
+        for key in [k for k, by in self._held_until.items() if by < late]:
+            del self._held_until[key]
         for table_id, seen in list(self._seen.items()):
             if all(at < now - WATCHING for at in seen.values()):
                 del self._seen[table_id]
@@ -105,14 +111,28 @@ class Relay:
         # follow-up would fill that private placeholder instead of posting).
         return interaction if interaction.response.type in _POSTABLE else None
 
+    def began(self, interaction: discord.Interaction) -> None:
+        """The handler of ``interaction`` (a click, a command) starts."""
+        self._running.setdefault(interaction.id, set())
+
+    def ended(self, interaction: discord.Interaction) -> set[int]:
+        """The handler of ``interaction`` is over: the tables whose lines waited for its answer
+        (to publish again: the line goes through it now, or, never answered, by the bot)."""
+        return self._running.pop(interaction.id, set())
+
     def awaiting_answer(self, table_id: int, version: int) -> bool:
-        """Whether the interaction that committed ``version`` has yet to be answered: its
-        line waits for the answer (another table event may bring the repair in between)."""
+        """Whether the interaction that committed ``version`` has yet to be answered while its
+        handler still runs: its line waits for the answer (another table event may bring the
+        repair in between). ``ended`` names the table when the wait is over."""
         got = self._moves.get((table_id, version))
-        # Real time, not the store's clock (a test's may stand still): a click never answered
-        # must not hold its line for ever.
-        return got is not None and not got[1].response.is_done() \
-            and time.monotonic() < self._answered_by.get((table_id, version), 0.0)
+        if got is None or got[1].response.is_done():
+            return False
+        waiting = self._running.get(got[1].id)
+        # A hung handler must not hold its line for ever.
+        if waiting is None or self.real_time() >= self._held_until.get((table_id, version), 0.0):
+            return False
+        waiting.add(table_id)
+        return True
 
     async def send_own_line(self, table_id: int, version: int, channel_id: int, text: str,
                             allowed_mentions: discord.AllowedMentions) -> discord.Message | None:

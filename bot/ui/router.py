@@ -86,7 +86,7 @@ class Router:
         if getattr(bot, "closing", False):
             await ephemeral(interaction, "⚠️ " + t("error.restarting", interaction.locale))
             return
-        with bot.in_flight():  # type: ignore[attr-defined]
+        with bot.in_flight(interaction):  # type: ignore[attr-defined]
             # A finished game's review is the same for every game: one viewer answers it.
             work = (ReviewViewer(bot).on_click(interaction, route)  # type: ignore[arg-type]
                     if route.verb == REVIEW else launch_board(interaction, route)

@@ -97,7 +97,7 @@ class TournamentButton(ui.DynamicItem[ui.Button], template=BUTTON_ID):
         if cog is None:
             await ephemeral(interaction, t("error.unknown_button", interaction.locale))
             return
-        with interaction.client.in_flight():  # type: ignore[union-attr]
+        with interaction.client.in_flight(interaction):  # type: ignore[union-attr]
             await cog.on_button(interaction, self.tournament_id, self.verb)
 
 

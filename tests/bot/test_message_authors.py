@@ -13,6 +13,7 @@ import pytest
 
 from bot.games.sensei import legal_turns
 from bot.testing.fake_discord import BOT_ID, CHANNEL_ID, find_component
+from bot.ui import relay
 from bot.testing.interaction_metadata import author_of
 from tests.conftest import start_bot
 from tests.helpers import Table, board, sensei_path, start_table, tap_through
@@ -266,6 +267,53 @@ async def test_a_repair_before_the_click_is_answered_keeps_the_line_for_the_move
     hers = [m for m in public(h) if author_of(m) == ana.id
             and "original_response_message_id" in m["interaction_metadata"]]
     assert len(hers) == 1 and who(hers[0]["content"]) == "Ana"
+
+
+@pytest.mark.parametrize("late", [3.5, 61.0])
+async def test_a_click_answered_seconds_after_its_commit_keeps_the_line_for_the_mover(
+        harness, players, late):
+    """On a loaded machine a click's answer may reach Discord seconds after its move was
+    committed (Discord counts its three seconds from the click, earlier), while a repair
+    publishes the table: the line waits for as long as the click's handler runs, with no
+    clock of its own to race. The relay's real time is moved on while the answer is on its way
+    (a line used to wait 3 s at most, then rode on the board where the next edit dropped it).
+    Only a handler hung for a minute lets its line go, on the board's edit, in the bot's name."""
+    h = harness
+    ana = players[0]
+    table = await ai_table(h, ana)
+    await h.settle()
+    live = await h.bot.tables.get(table.id)
+    now = [1000.0]
+    h.bot.relay.real_time = lambda: now[0]
+    remember = h.bot.relay.remember_move
+    committed = []
+
+    def remember_move(interaction, table_id, version):
+        remember(interaction, table_id, version)
+        committed.append(table_id)
+
+    h.bot.relay.remember_move = remember_move
+    route = h.fake._interaction_route
+    held = []
+
+    async def answer_seconds_later(method, path, body, files):
+        if path.strip("/").startswith("interactions") and committed and not held:
+            now[0] += late  # the machine is slow: seconds pass before the answer leaves
+            held.append(await h.bot.reconciler.sync(committed[-1]))
+        return await route(method, path, body, files)
+
+    h.fake._interaction_route = answer_seconds_later
+    await tap_through(h, ana, board(h, table), sensei_path(rng_turn(live)))
+    await h.settle()
+    assert held  # the repair ran between the commit and the answer
+    hers = [m for m in public(h) if author_of(m) == ana.id
+            and "original_response_message_id" in m["interaction_metadata"]]
+    on_board = [r for r in h.fake.requests if r.method == "PATCH" and isinstance(r.json, dict)
+                and any(who(line) == "Ana" for line in (r.json.get("content") or "").split("\n"))]
+    if late < relay.HELD_AT_MOST:
+        assert len(hers) == 1 and who(hers[0]["content"]) == "Ana" and not on_board
+    else:
+        assert hers == [] and on_board  # told all the same, by the bot
 
 
 def rng_turn(live) -> Any:
