@@ -64,6 +64,9 @@ class Outcome:
     events: list[dict[str, Any]]
     result: Result | None
     private_changed: dict[int, tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=dict)
+    #: the table's version this action made (``table.row.version`` may have moved on since:
+    #: the next seat, an AI, can commit before the mover's handler gets on)
+    version: int = -1
 
 
 def closed_error(status: str) -> TableError:

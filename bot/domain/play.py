@@ -138,8 +138,8 @@ class PlayOps(TableCache):
             after = game.private_view(s)
             if after != before[s]:
                 changed[s] = (before[s], after)
-        outcome = Outcome(live, seat, applied[-1], events, result, changed)
         version = row.version + len(applied)
+        outcome = Outcome(live, seat, applied[-1], events, result, changed, version)
         ai_seat = seat if ai else None
         clock: tuple[float | None, int | None] | None = None
         if result is not None:

@@ -71,7 +71,7 @@ class PublishMixin(CogPart):
         # A person's line whose click is not answered yet waits for the answer (the click's
         # end publishes again), rather than riding on the board where the next edit drops it.
         waiting = [i for i in items if i[1] == "log" and self.bot.relay.awaiting_answer(
-            live.id, int(i[2].get("version", -1)))]
+            live.id, int(i[2].get("version", -1)), live.user_of(int(i[2]["seat"])))]
         if waiting:
             asyncio.get_running_loop().call_later(HELD_AT_MOST, self.bot.reconciler.mark, live.id)
         after_board = [i for i in items if i not in before_board and i not in waiting]

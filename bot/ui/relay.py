@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Callable
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
 import discord
 
@@ -53,6 +54,8 @@ class Relay:
         self._held_until: dict[tuple[int, int], float] = {}
         #: interaction id -> the tables whose lines waited for it, while its handler runs
         self._running: dict[int, set[int]] = {}
+        #: (table id, user id) -> the interaction committing that person's move there now
+        self._committing: dict[tuple[int, int], discord.Interaction] = {}
         #: turn lines sent through their mover's interaction, and those that had to fall back
         self.relayed = 0
         self.fallbacks = 0
@@ -120,12 +123,33 @@ class Relay:
         (to publish again: the line goes through it now, or, never answered, by the bot)."""
         return self._running.pop(interaction.id, set())
 
-    def awaiting_answer(self, table_id: int, version: int) -> bool:
-        """Whether the interaction that committed ``version`` has yet to be answered while its
-        handler still runs: its line waits for the answer (another table event may bring the
-        repair in between). ``ended`` names the table when the wait is over."""
+    @contextmanager
+    def committing(self, interaction: discord.Interaction, table_id: int) -> Iterator[None]:
+        """While ``interaction`` commits its person's move at the table, until
+        ``remember_move``: a repair may read the outbox as soon as the commit lands, before
+        the handler gets on (the wider, the busier the machine)."""
+        key = (table_id, interaction.user.id)
+        self._committing[key] = interaction
+        try:
+            yield
+        finally:
+            if self._committing.get(key) is interaction:
+                del self._committing[key]
+
+    def awaiting_answer(self, table_id: int, version: int, user_id: int) -> bool:
+        """Whether the line of ``user_id``'s move that made ``version`` waits for the
+        interaction that committed it: not answered yet while its handler still runs, or
+        still being committed. (Another table event may bring the repair in between.)
+        ``ended`` names the table when the wait is over."""
         got = self._moves.get((table_id, version))
-        if got is None or got[1].response.is_done():
+        if got is None:
+            committing = self._committing.get((table_id, user_id))
+            waiting = None if committing is None else self._running.get(committing.id)
+            if waiting is None:
+                return False
+            waiting.add(table_id)
+            return True
+        if got[1].response.is_done():
             return False
         waiting = self._running.get(got[1].id)
         # A hung handler must not hold its line for ever.

@@ -151,14 +151,15 @@ class TurnMixin(CogPart):
                           mover_told: bool = False) -> Outcome | None:
         """``perform`` for several actions of one seat, applied as one unit or not at all."""
         try:
-            outcome = await self.tables.act_many(table_id, interaction.user.id, actions,
-                                                 expected_version=version, game_key=self.game_key,
-                                                 mover_told=mover_told)
+            with self.bot.relay.committing(interaction, table_id):
+                outcome = await self.tables.act_many(
+                    table_id, interaction.user.id, actions, expected_version=version,
+                    game_key=self.game_key, mover_told=mover_told)
+                # This move's line, and only it, will go out as this interaction's follow-up.
+                self.bot.relay.remember_move(interaction, table_id, outcome.version)
         except (TableError, IllegalAction) as exc:
             await self.refuse(interaction, exc, route_)
             return None
-        # This move's line, and only it, will go out as this interaction's follow-up.
-        self.bot.relay.remember_move(interaction, table_id, outcome.table.row.version)
         return outcome
 
     async def publish(self, outcome: Outcome) -> None:

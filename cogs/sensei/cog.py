@@ -128,13 +128,15 @@ class SenseiCog(GameCog, group_name="sensei", group_description=command_text("cm
                                     style=discord.ButtonStyle.danger, emoji="⚠️")))
                 return
         try:
-            outcome = await self.tables.act_many(live.id, interaction.user.id, actions,
-                                                 expected_version=version, game_key=self.game_key)
+            with self.bot.relay.committing(interaction, live.id):
+                outcome = await self.tables.act_many(live.id, interaction.user.id, actions,
+                                                     expected_version=version,
+                                                     game_key=self.game_key)
+                # The turn's line, and only it, goes out as this command's follow-up.
+                self.bot.relay.remember_move(interaction, live.id, outcome.version)
         except (TableError, IllegalAction) as exc:
             await ephemeral(interaction, "⚠️ " + self._refusal_text(exc, locale))
             return
-        # The turn's line, and only it, goes out as this command's follow-up.
-        self.bot.relay.remember_move(interaction, live.id, outcome.table.row.version)
         await ephemeral(interaction, md("sensei.move.done", locale, actions=format_turn(actions)))
         await self.publish(outcome)
 

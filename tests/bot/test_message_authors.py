@@ -16,7 +16,7 @@ from bot.testing.fake_discord import BOT_ID, CHANNEL_ID, find_component
 from bot.ui import relay
 from bot.testing.interaction_metadata import author_of
 from tests.conftest import start_bot
-from tests.helpers import Table, board, sensei_path, start_table, tap_through
+from tests.helpers import Table, board, eventually, sensei_path, start_table, tap_through
 
 T0 = 1_800_000_000.0
 HOUR = 3600.0
@@ -314,6 +314,37 @@ async def test_a_click_answered_seconds_after_its_commit_keeps_the_line_for_the_
         assert len(hers) == 1 and who(hers[0]["content"]) == "Ana" and not on_board
     else:
         assert hers == [] and on_board  # told all the same, by the bot
+
+
+async def test_a_repair_between_the_commit_and_the_handler_keeps_the_line_for_the_mover(
+        harness, players):
+    """The commit lands before the click's handler gets on (its coroutine waits for the loop,
+    longer on a busy machine): a repair that reads the outbox in between finds the mover's
+    line before the relay knows whose it is, and the AI may have answered, so the table's
+    version is the AI's by then. The line waits for the click all the same, and the click
+    carries the mover's line, not the AI's."""
+    h = harness
+    ana = players[0]
+    table = await ai_table(h, ana)
+    await h.settle()
+    live = await h.bot.tables.get(table.id)
+    act_many = h.bot.tables.act_many
+    repaired = []
+
+    async def commit_then_repair(table_id, user_id, *args, **kwargs):
+        outcome = await act_many(table_id, user_id, *args, **kwargs)
+        if user_id == ana.id:  # before her handler goes on: a repair, then the AI's reply
+            repaired.append(await h.bot.reconciler.sync(table_id))
+            assert await eventually(lambda: live.row.version > outcome.version)
+        return outcome
+
+    h.bot.tables.act_many = commit_then_repair
+    await tap_through(h, ana, board(h, table), sensei_path(rng_turn(live)))
+    await h.settle()
+    assert repaired
+    hers = [m for m in public(h) if author_of(m) == ana.id
+            and "original_response_message_id" in m["interaction_metadata"]]
+    assert len(hers) == 1 and who(hers[0]["content"]) == "Ana"
 
 
 def rng_turn(live) -> Any:
