@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from bot.client import TabletopBot
-from bot.domain import tables as domain_tables
 from bot.config import Settings
+from bot.domain import tables as domain_tables
 from bot.store import Store
 from bot.testing import fake_discord
 from bot.testing.discord_spec import SPEC

@@ -13,8 +13,8 @@ import pytest
 
 from bot.games.sensei import legal_turns
 from bot.testing.fake_discord import BOT_ID, CHANNEL_ID, find_component
-from bot.ui import relay
 from bot.testing.interaction_metadata import author_of
+from bot.ui import relay
 from tests.conftest import start_bot
 from tests.helpers import Table, board, eventually, sensei_path, start_table, tap_through
 
@@ -106,8 +106,7 @@ async def test_a_game_against_the_ai_names_nobody_for_what_they_did_not_do(harne
     assert any("Game over" in text for text in shown)
     assert not any("AI" in who(m["content"]) for m in public(h) if author_of(m) is not None)
     # and what went out through Ana's interactions is hers: one line per turn of hers
-    hers = [m for m in public(h) if author_of(m) == ana.id
-            and "original_response_message_id" in m["interaction_metadata"]]
+    hers = lines_through(h, ana)
     assert turns <= len(hers) <= turns + 1 and all(m["content"].startswith("Turn") for m in hers)
 
 
@@ -239,9 +238,7 @@ async def test_a_repair_before_the_click_is_answered_keeps_the_line_for_the_move
     the next edit drops it."""
     h = harness
     ana = players[0]
-    table = await ai_table(h, ana)
-    await h.settle()
-    live = await h.bot.tables.get(table.id)
+    table, live = await settled_ai_table(h, ana)
     remember = h.bot.relay.remember_move
     repairs = []
 
@@ -264,8 +261,7 @@ async def test_a_repair_before_the_click_is_answered_keeps_the_line_for_the_move
     await asyncio.gather(*repairs)
     await h.settle()
     assert repairs
-    hers = [m for m in public(h) if author_of(m) == ana.id
-            and "original_response_message_id" in m["interaction_metadata"]]
+    hers = lines_through(h, ana)
     assert len(hers) == 1 and who(hers[0]["content"]) == "Ana"
 
 
@@ -280,9 +276,7 @@ async def test_a_click_answered_seconds_after_its_commit_keeps_the_line_for_the_
     Only a handler hung for a minute lets its line go, on the board's edit, in the bot's name."""
     h = harness
     ana = players[0]
-    table = await ai_table(h, ana)
-    await h.settle()
-    live = await h.bot.tables.get(table.id)
+    table, live = await settled_ai_table(h, ana)
     now = [1000.0]
     h.bot.relay.real_time = lambda: now[0]
     remember = h.bot.relay.remember_move
@@ -306,8 +300,7 @@ async def test_a_click_answered_seconds_after_its_commit_keeps_the_line_for_the_
     await tap_through(h, ana, board(h, table), sensei_path(rng_turn(live)))
     await h.settle()
     assert held  # the repair ran between the commit and the answer
-    hers = [m for m in public(h) if author_of(m) == ana.id
-            and "original_response_message_id" in m["interaction_metadata"]]
+    hers = lines_through(h, ana)
     on_board = [r for r in h.fake.requests if r.method == "PATCH" and isinstance(r.json, dict)
                 and any(who(line) == "Ana" for line in (r.json.get("content") or "").split("\n"))]
     if late < relay.HELD_AT_MOST:
@@ -325,9 +318,7 @@ async def test_a_repair_between_the_commit_and_the_handler_keeps_the_line_for_th
     carries the mover's line, not the AI's."""
     h = harness
     ana = players[0]
-    table = await ai_table(h, ana)
-    await h.settle()
-    live = await h.bot.tables.get(table.id)
+    table, live = await settled_ai_table(h, ana)
     act_many = h.bot.tables.act_many
     repaired = []
 
@@ -342,9 +333,21 @@ async def test_a_repair_between_the_commit_and_the_handler_keeps_the_line_for_th
     await tap_through(h, ana, board(h, table), sensei_path(rng_turn(live)))
     await h.settle()
     assert repaired
-    hers = [m for m in public(h) if author_of(m) == ana.id
-            and "original_response_message_id" in m["interaction_metadata"]]
+    hers = lines_through(h, ana)
     assert len(hers) == 1 and who(hers[0]["content"]) == "Ana"
+
+
+async def settled_ai_table(h, ana) -> tuple[Table, Any]:
+    """Ana's game against the easy AI, its start published."""
+    table = await ai_table(h, ana)
+    await h.settle()
+    return table, await h.bot.tables.get(table.id)
+
+
+def lines_through(h, member) -> list[dict[str, Any]]:
+    """The follow-ups made through ``member``'s interactions (not the answers themselves)."""
+    return [m for m in public(h) if author_of(m) == member.id
+            and "original_response_message_id" in m["interaction_metadata"]]
 
 
 def rng_turn(live) -> Any:
