@@ -34,7 +34,7 @@ _POSTABLE = {discord.InteractionResponseType.channel_message,
              discord.InteractionResponseType.deferred_message_update}
 #: a move's line waits for its mover's click to be answered (a follow-up needs the answer sent
 #: first) while the click's handler runs, however slow a loaded machine makes it: Discord
-#: judges the answer's time, not this bot. A handler still running this long after its commit
+#: judges the answer's time, not this bot. A handler still running this long after it began
 #: (hung on something) no longer holds the line back.
 HELD_AT_MOST = 60.0
 #: moves remembered at most (each is a few minutes' worth of one table's clicks)
@@ -50,10 +50,9 @@ class Relay:
         self._moves: dict[tuple[int, int], tuple[float, discord.Interaction]] = {}
         #: table id -> {person who acted or was pinged there: when, last}
         self._seen: dict[int, dict[int, float]] = {}
-        #: (table id, version) -> when, in real time, its line stops waiting for the answer
-        self._held_until: dict[tuple[int, int], float] = {}
-        #: interaction id -> the tables whose lines waited for it, while its handler runs
-        self._running: dict[int, set[int]] = {}
+        #: interaction id -> (when its handler began, in real time; the tables whose lines
+        #: waited for it), while the handler runs
+        self._running: dict[int, tuple[float, set[int]]] = {}
         #: (table id, user id) -> the interaction committing that person's move there now
         self._committing: dict[tuple[int, int], discord.Interaction] = {}
         #: turn lines sent through their mover's interaction, and those that had to fall back
@@ -69,7 +68,6 @@ class Relay:
         if interaction.guild_id is None or interaction.channel_id is None:
             return  # a DM, a group DM: not a table channel of a server (another surface)
         self._moves[(table_id, version)] = (now, interaction)
-        self._held_until[(table_id, version)] = self.real_time() + HELD_AT_MOST
         if len(self._moves) > _KEEP:
             self._prune()
 
@@ -90,9 +88,6 @@ class Relay:
         now = self._clock()
         for key in [k for k, (at, _) in self._moves.items() if at < now - TOKEN_LIFETIME]:
             del self._moves[key]
-        late = self.real_time()
-        for key in [k for k, by in self._held_until.items() if by < late]:
-            del self._held_until[key]
         for table_id, seen in list(self._seen.items()):
             if all(at < now - WATCHING for at in seen.values()):
                 del self._seen[table_id]
@@ -116,12 +111,12 @@ class Relay:
 
     def began(self, interaction: discord.Interaction) -> None:
         """The handler of ``interaction`` (a click, a command) starts."""
-        self._running.setdefault(interaction.id, set())
+        self._running.setdefault(interaction.id, (self.real_time(), set()))
 
     def ended(self, interaction: discord.Interaction) -> set[int]:
         """The handler of ``interaction`` is over: the tables whose lines waited for its answer
         (to publish again: the line goes through it now, or, never answered, by the bot)."""
-        return self._running.pop(interaction.id, set())
+        return self._running.pop(interaction.id, (0.0, set()))[1]
 
     @contextmanager
     def committing(self, interaction: discord.Interaction, table_id: int) -> Iterator[None]:
@@ -142,20 +137,19 @@ class Relay:
         still being committed. (Another table event may bring the repair in between.)
         ``ended`` names the table when the wait is over."""
         got = self._moves.get((table_id, version))
-        if got is None:
-            committing = self._committing.get((table_id, user_id))
-            waiting = None if committing is None else self._running.get(committing.id)
-            if waiting is None:
+        if got is not None:
+            interaction = got[1]
+            if interaction.response.is_done():
+                return False  # answered: ``mover_of`` says whether the line goes through it
+        else:
+            interaction = self._committing.get((table_id, user_id))
+            if interaction is None:
                 return False
-            waiting.add(table_id)
-            return True
-        if got[1].response.is_done():
-            return False
-        waiting = self._running.get(got[1].id)
+        running = self._running.get(interaction.id)
         # A hung handler must not hold its line for ever.
-        if waiting is None or self.real_time() >= self._held_until.get((table_id, version), 0.0):
+        if running is None or self.real_time() - running[0] >= HELD_AT_MOST:
             return False
-        waiting.add(table_id)
+        running[1].add(table_id)
         return True
 
     async def send_own_line(self, table_id: int, version: int, channel_id: int, text: str,
