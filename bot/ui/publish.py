@@ -398,9 +398,12 @@ class PublishMixin(CogPart):
         AI's move, the end) become the message's text; a new version without any clears
         the last, a repaint of the same version keeps it."""
         version, locale = live.row.version, live.row.locale
-        png = await self.board_png(live)
+        # Text and buttons from the same moment as the picture: a move committed while the
+        # picture is drawn changes ``live`` in place, and a board whose words say "your turn"
+        # over the position before it is a board that lies (the next edit shows that move).
         embed = self.board_embed(live, locale)
         view = self.board_view(live, locale)
+        png = await self.board_png(live)
         text: dict[str, Any] = {}
         if lines:
             text["content"] = clip("\n".join(lines), CONTENT)

@@ -220,12 +220,13 @@ class RemoteMixin(CogPart):
                 embed=self.lobby_embed(live, locale),  # type: ignore[attr-defined]
                 view=self.lobby_view(live, locale))  # type: ignore[attr-defined]
         else:
-            png = await self.board_png(live)  # type: ignore[attr-defined]
             from .publish import BOARD_FILE
 
-            fields = dict(content=clip(recent, CONTENT),
-                          embed=self.board_embed(live, locale),  # type: ignore[attr-defined]
-                          view=self.board_view(live, locale),  # type: ignore[attr-defined]
+            # words and buttons of the version the picture shows (see ``refresh_board``)
+            embed = self.board_embed(live, locale)  # type: ignore[attr-defined]
+            view = self.board_view(live, locale)  # type: ignore[attr-defined]
+            png = await self.board_png(live)  # type: ignore[attr-defined]
+            fields = dict(content=clip(recent, CONTENT), embed=embed, view=view,
                           attachments=[upload(png, BOARD_FILE)])
         try:
             await interaction.edit_original_response(allowed_mentions=MENTION_USERS, **fields)

@@ -49,6 +49,14 @@ async def test_every_public_message_in_a_game_against_the_ai_under_its_own_autho
     late = len(playground.fake.late_answers)
     assert headed and len(headed) >= moves - thinking - late, (moves, thinking, late, [
         m["content"][:60] for m in seen if not m["user"] and "Ana" in m["content"]][-6:])
+    # What the bot sent, beside what the page counted: each line of Ana's went out through one
+    # of her own interactions but those the answers above could not carry, and each of those
+    # follow-ups stands on the page under her header.
+    said = [r.path.startswith("/webhooks/") for r in playground.fake.requests
+            if r.method in ("POST", "PATCH") and r.status < 300 and isinstance(r.json, dict)
+            and (f := MOVER.search(r.json.get("content") or "")) and f["who"] == "Ana"]
+    assert len(said) >= moves and said.count(False) <= thinking + late, (len(said), said)
+    assert len(headed) == said.count(True)
     for m in headed:
         assert m["user"] == ana, m
         found = MOVER.search(m["content"])
