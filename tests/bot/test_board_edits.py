@@ -7,9 +7,16 @@ import asyncio
 import re
 from typing import Any
 
+from bot.testing.remote_flows import (click_verb, open_place, sensei_turn, table_id_of,
+                                      table_message)
+from tests.conftest import start_bot
 from tests.helpers import board, start_table
 
 TURN = re.compile(r"Turn (\d+)")
+
+
+def stone(frm: str, to: str) -> dict[str, str]:
+    return {"type": "stone", "from": frm, "to": to}
 
 
 async def test_a_move_committed_while_the_board_is_drawn_waits_for_the_next_edit(
@@ -34,13 +41,11 @@ async def test_a_move_committed_while_the_board_is_drawn_waits_for_the_next_edit
     monkeypatch.setattr(cog, "picture", slow)
     board_id = board(h, table)["id"]
     edits = len(h.fake.sent("PATCH", f"/messages/{board_id}"))
-    await h.bot.tables.act_many(table.id, ana.id, [{"type": "stone", "from": "a1", "to": "a3"},
-                                                   {"type": "end_turn"}])
+    await h.bot.tables.act_many(table.id, ana.id, [stone("a1", "a3"), {"type": "end_turn"}])
     h.bot.reconciler.mark(table.id)
     await asyncio.wait_for(drawing.wait(), 10)
     # Ben answers while Ana's board is still being drawn.
-    await h.bot.tables.act_many(table.id, ben.id, [{"type": "stone", "from": "a7", "to": "a5"},
-                                                   {"type": "end_turn"}])
+    await h.bot.tables.act_many(table.id, ben.id, [stone("a7", "a5"), {"type": "end_turn"}])
     h.bot.reconciler.mark(table.id)
     release.set()
     await h.settle()
@@ -54,3 +59,43 @@ async def test_a_move_committed_while_the_board_is_drawn_waits_for_the_next_edit
         assert (ben.mention if turn == 2 else ana.mention) in embed["description"]
     last = patches[-1]["embeds"][0]["description"]
     assert TURN.search(last)[1] == "3" and ana.mention in last
+
+
+async def test_a_tables_one_message_in_a_group_dm_shows_one_version_too(database, players,
+                                                                        monkeypatch):
+    """Where the bot is not a member, the table is one message edited through the clicks; its
+    edit draws the picture the same way."""
+    h = await start_bot(database)
+    ana, ben = players[:2]
+    place = open_place(h, "group_dm", ana, ben)
+    await h.command(ana, "sensei", "start", channel_id=place.channel_id, first="green")
+    lobby = table_message(h, place)
+    table_id = table_id_of(lobby)
+    await click_verb(h, ben, lobby, "join")
+    await click_verb(h, ana, table_message(h, place), "start")
+    cog = h.bot.router.cog("sensei")
+    original = cog.board_png
+    drawing, release = asyncio.Event(), asyncio.Event()
+    drawn: list[int] = []
+
+    async def held(live: Any) -> Any:
+        drawn.append(live.game.turn)
+        picture = await original(live)  # the position of this moment
+        if len(drawn) == 1:
+            drawing.set()
+            await release.wait()
+        return picture
+
+    monkeypatch.setattr(cog, "board_png", held)
+    since = len(h.fake.requests)
+    turn = asyncio.ensure_future(sensei_turn(h, place, ana, [stone("a1", "a3")]))
+    await asyncio.wait_for(drawing.wait(), 10)
+    await h.bot.tables.act_many(table_id, ben.id, [stone("a7", "a5"), {"type": "end_turn"}])
+    release.set()
+    await turn
+    edits = [r.json for r in h.fake.requests[since:] if r.method == "PATCH"
+             and isinstance(r.json, dict) and r.json.get("embeds")
+             and r.json.get("attachments")]
+    assert drawn[0] == 2 and edits, drawn
+    words = edits[0]["embeds"][0]["description"]
+    assert TURN.search(words)[1] == "2" and ben.mention in words, words
