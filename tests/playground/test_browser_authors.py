@@ -35,6 +35,14 @@ async def test_every_public_message_in_a_game_against_the_ai_under_its_own_autho
         await page.locator(EPHEMERAL).last.get_by_role("button", name="Resign").click()
         moves += 1
     await page.get_by_text("Game over").first.wait_for(timeout=45_000)
+    # The end rides on the board's edit, which the bot makes before it posts the last move's
+    # line: the page is read once everything the bot posted in the thread has reached it.
+    await playground.harness.settle()
+    thread = next(iter(playground.fake.threads))
+    posted = [f"m-{m['id']}" for m in playground.fake.channel_messages(thread)
+              if not m.get("flags", 0) & 64]
+    await page.wait_for_function("ids => ids.every((id) => document.getElementById(id))",
+                                 arg=posted, timeout=45_000)
     assert moves >= 1 and await is_over(page)
     ana = str(next(uid for uid, m in playground.people.items() if m.name == "Ana"))
     seen = await page.evaluate(READ)
