@@ -13,6 +13,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from bot.client import TabletopBot
 from bot.config import Settings
@@ -174,6 +175,17 @@ def deals_follow_the_test(request, monkeypatch):
     for module in (domain_tables, tournament_cog):
         monkeypatch.setattr(module, "secrets", drawn)
     return deals
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def one_chromium():
+    """One Chromium and one Playwright driver per worker (the browser tests' ``browser``):
+    starting them cost about 0.5 s of CPU for each of some 40 browser tests. Playwright's
+    objects belong to the event loop that made them, so the tests that use it run in the
+    session's loop (their modules' ``pytestmark``)."""
+    from tests.playground.conftest import chromium
+    async with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture(autouse=True)

@@ -10,6 +10,11 @@ from aiohttp import ClientSession
 from bot.testing.activity_kit import Page
 from bot.testing.fake_discord import find_component
 from tests.playground.conftest import playground  # noqa: F401  (the fixture)
+import pytest
+
+#: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
+#: in the session's event loop, and so do these tests
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 async def test_open_board_in_the_playground_opens_the_activity_for_the_clicker(playground):

@@ -12,6 +12,11 @@ from ..playground.driver import (BOARD, EPHEMERAL, answer_questions, board_src, 
                                  wait_board_change, wait_for_the_viewer)
 from .browser_kit import (open_board, over, play_by_touch, stats, touch, touch_targets_at,
                           version, wait_version, your_turn)
+import pytest
+
+#: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
+#: in the session's event loop, and so do these tests
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 #: no game here may take longer
 GAME_LIMIT = 300

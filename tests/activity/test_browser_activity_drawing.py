@@ -7,6 +7,11 @@ from __future__ import annotations
 from ..playground.conftest import browser, playground, shots  # noqa: F401  (fixtures)
 from ..playground.driver import open_page, screenshot, send
 from .browser_kit import PANE
+import pytest
+
+#: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
+#: in the session's event loop, and so do these tests
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 async def _activity(browser, playground, width: int = 1280):

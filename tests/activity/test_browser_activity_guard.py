@@ -10,6 +10,11 @@ import secrets
 from ..playground.conftest import browser, playground, shots  # noqa: F401  (fixtures)
 from ..playground.driver import board_src, open_page, open_thread, screenshot
 from .browser_kit import open_board, sarena_of_two, version, your_turn
+import pytest
+
+#: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
+#: in the session's event loop, and so do these tests
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 def _listen(page) -> dict:

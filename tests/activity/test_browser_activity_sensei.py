@@ -8,6 +8,11 @@ from ..playground.conftest import browser, playground, shots  # noqa: F401  (fix
 from ..playground.driver import my_turn, open_page, screenshot, take_turn
 from .browser_kit import PANE, open_board, over, touch, version, wait_version, your_turn
 from .test_browser_activity import _lobby_of_two
+import pytest
+
+#: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
+#: in the session's event loop, and so do these tests
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 DETAIL = "section.table .status .detail"
 

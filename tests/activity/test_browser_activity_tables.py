@@ -6,6 +6,11 @@ from __future__ import annotations
 from ..playground.conftest import browser, playground, shots  # noqa: F401  (fixtures)
 from ..playground.driver import open_page, screenshot, send
 from .browser_kit import PANE, sarena_of_two
+import pytest
+
+#: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
+#: in the session's event loop, and so do these tests
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 async def test_the_entry_point_lists_the_channels_tables_and_starts_a_game(browser, playground, shots):  # noqa: F811

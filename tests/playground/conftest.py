@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from bot.playground.host import Playground
 from bot.playground.run import settings_for
@@ -54,13 +55,18 @@ async def chromium():
         await launched.close()
 
 
-@pytest.fixture
-async def browser():
-    async with chromium() as launched:
-        yield launched
+@pytest_asyncio.fixture(loop_scope="session")
+async def browser(one_chromium):
+    """The worker's Chromium; whatever the test opened in it is closed after it (a page left
+    open would keep calling a playground that is gone)."""
+    before = set(one_chromium.contexts)
+    yield one_chromium
+    for context in one_chromium.contexts:
+        if context not in before:
+            await context.close()
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="session")
 async def playground(tmp_path: Path):
     settings = settings_for(tmp_path / "bot.sqlite3", ai_pause=0.0, ai_priority="normal")
     store = await Store.open(settings.database)

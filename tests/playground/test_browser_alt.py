@@ -8,6 +8,11 @@ import re
 from render.alt import describe
 
 from .driver import BOARD, EPHEMERAL, check_page, my_turn, open_page, send
+import pytest
+
+#: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
+#: in the session's event loop, and so do these tests
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 async def test_the_board_and_a_step_read_their_position_aloud(browser, playground):

@@ -8,6 +8,11 @@ import re
 
 from .driver import BOARD, EPHEMERAL, check_page, is_over, open_page, send
 from .test_browser_games import _solo
+import pytest
+
+#: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
+#: in the session's event loop, and so do these tests
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 MOVER = re.compile(r"Turn \d+ · (?P<who>.+?)(?:: | resigned| cannot move| offers)")
 

@@ -4,6 +4,11 @@ text, and the browser's language used for the bot's replies."""
 from __future__ import annotations
 
 from .driver import keep, open_page, send
+import pytest
+
+#: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
+#: in the session's event loop, and so do these tests
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 NOTICE = "#messages article.notice"
 

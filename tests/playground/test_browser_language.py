@@ -8,6 +8,11 @@ import re
 from bot.i18n import t
 
 from .driver import keep, open_page
+import pytest
+
+#: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
+#: in the session's event loop, and so do these tests
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 EPHEMERAL = "#messages article.ephemeral"
 NOTICE = "#messages article.notice"

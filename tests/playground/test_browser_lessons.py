@@ -4,6 +4,11 @@ step shows its picture; the choices are the buttons."""
 from __future__ import annotations
 
 from .driver import EPHEMERAL, _click_and_wait, open_page, screenshot, send
+import pytest
+
+#: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
+#: in the session's event loop, and so do these tests
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 async def _lesson(page, command: str | None, first: str | None, clicks: list[str],

@@ -8,6 +8,10 @@ from bot.games import puzzles
 
 from .driver import EPHEMERAL, _click_and_wait, open_page, screenshot, send
 
+#: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
+#: in the session's event loop, and so do these tests
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
 WORDS = {"en": {"hint": "💡 Hint", "send": "✅ Send turn", "retry": "🔁 Try again",
                 "tip": "Hint: start with", "wrong": "one more try"},
          "pl": {"hint": "💡 Podpowiedź", "send": "✅ Wyślij turę", "retry": "🔁 Spróbuj ponownie",

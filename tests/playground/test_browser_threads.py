@@ -4,6 +4,11 @@ themselves apart, and command suggestions speak the page's language and list eve
 from __future__ import annotations
 
 from .driver import keep, open_page, send
+import pytest
+
+#: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
+#: in the session's event loop, and so do these tests
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 async def test_a_page_follows_its_own_table_and_not_someone_else_s(browser, playground):

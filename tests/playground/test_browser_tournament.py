@@ -4,6 +4,11 @@ following a link opens that table's board. Screenshots at 400 px and 1,280 px.""
 from __future__ import annotations
 
 from .driver import BOARD, check_page, open_page, screenshot, send
+import pytest
+
+#: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
+#: in the session's event loop, and so do these tests
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 async def test_a_round_s_message_links_every_table_s_thread(browser, playground, shots):

@@ -19,6 +19,10 @@ from tests.conftest import start_bot
 from tests.helpers import ephemeral_reply, start_table
 from tests.playground.markdown_page import markdown_page
 
+#: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
+#: in the session's event loop, and so do these tests
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
 #: what the renderer made of a message: the text a person reads (innerText) of its content
 #: and its embeds' parts, and the elements that change how text reads
 READ_JS = """(message) => {

@@ -14,6 +14,10 @@ from PIL import Image
 
 from bot.testing.fake_discord import find_component
 
+#: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
+#: in the session's event loop, and so do these tests
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
 
 async def _post(session, url, path, body, **headers):
     async with session.post(url.rstrip("/") + path, json=body, headers=headers) as r:

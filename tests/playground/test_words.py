@@ -14,6 +14,9 @@ from bot.i18n import LANGUAGES, catalogs, t
 from bot.playground.people import discord_locale
 from bot.playground.words import PREFIX, format_number, language, page_words
 
+#: the playground's tests share the session's event loop (conftest's ``playground``)
+IN_THE_SESSION_LOOP = pytest.mark.asyncio(loop_scope="session")
+
 STATIC = resources.files("bot.playground").joinpath("static")
 #: how the page names its words: PG.t("…"), t("…"), PG.parts("…") in the scripts,
 #: {{…}} in the page
@@ -89,6 +92,7 @@ async def _page(url: str, accept: str | None) -> tuple[str, dict]:
     return text, words
 
 
+@IN_THE_SESSION_LOOP
 async def test_the_served_page_follows_accept_language(playground):
     text, words = await _page(playground.url, "pl-PL,pl;q=0.9,en;q=0.5")
     assert '<html lang="pl">' in text and "<title>Piaskownica Tabletop</title>" in text
@@ -101,6 +105,7 @@ async def test_the_served_page_follows_accept_language(playground):
     assert "{{" not in text
 
 
+@IN_THE_SESSION_LOOP
 async def test_the_answers_to_bad_input_follow_accept_language(playground):
     async with ClientSession() as s:
         async with s.post(playground.url + "api/command", json={"text": "/taniec", "as": "Ola"},
