@@ -83,8 +83,21 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if is_slow(item) and item.get_closest_marker("slow") is None:
             item.add_marker(pytest.mark.slow)
+        _in_the_session_loop(item)
     # The same order in every worker (pytest-xdist checks): a stable sort on the module alone.
     items.sort(key=lambda item: item.nodeid.split("::")[0] not in STARTED_FIRST)
+
+
+def _in_the_session_loop(item: pytest.Item) -> None:
+    """The browser and playground fixtures live in the session's event loop (``one_chromium``):
+    a test of theirs in a loop of its own would fail far from the cause."""
+    if not {"browser", "playground"} & set(getattr(item, "fixturenames", ())):
+        return
+    marker = item.get_closest_marker("asyncio")
+    if marker is None or marker.kwargs.get("loop_scope") != "session":
+        raise pytest.UsageError(
+            f"{item.nodeid} uses the browser or the playground: mark it (or its module) "
+            f"pytest.mark.asyncio(loop_scope=\"session\")")
 
 
 #: tests between two freezes of what outlived them (see pytest_runtest_teardown)
