@@ -7,10 +7,11 @@ from urllib.parse import parse_qs, urlsplit
 
 from aiohttp import ClientSession
 
+import pytest
+
 from bot.testing.activity_kit import Page
 from bot.testing.fake_discord import find_component
 from tests.playground.conftest import playground  # noqa: F401  (the fixture)
-import pytest
 
 #: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
 #: in the session's event loop, and so do these tests

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from ..playground.conftest import browser, playground, shots  # noqa: F401  (fixtures)
 from ..playground.driver import (BOARD, EPHEMERAL, answer_questions, board_src, is_over, my_turn, open_page,
                                  open_thread, questions_to, screenshot, send, take_turn,
                                  wait_board_change, wait_for_the_viewer)
 from .browser_kit import (open_board, over, play_by_touch, stats, touch, touch_targets_at,
                           version, wait_version, your_turn)
-import pytest
 
 #: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
 #: in the session's event loop, and so do these tests

@@ -4,10 +4,11 @@ square (a hop, not a tiny triangle), and Narabi's last switch crossing the rows 
 Activity's origin (opened by the Entry Point command in the playground)."""
 from __future__ import annotations
 
+import pytest
+
 from ..playground.conftest import browser, playground, shots  # noqa: F401  (fixtures)
 from ..playground.driver import open_page, screenshot, send
 from .browser_kit import PANE
-import pytest
 
 #: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
 #: in the session's event loop, and so do these tests

@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 import secrets
 
+import pytest
+
 from ..playground.conftest import browser, playground, shots  # noqa: F401  (fixtures)
 from ..playground.driver import board_src, open_page, open_thread, screenshot
 from .browser_kit import open_board, sarena_of_two, version, your_turn
-import pytest
 
 #: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
 #: in the session's event loop, and so do these tests

@@ -4,11 +4,12 @@ offers a rematch that opens on the board; the playground's Activity pane speaks 
 language. Screenshots at 400 px and 1,280 px."""
 from __future__ import annotations
 
+import pytest
+
 from ..playground.conftest import browser, playground, shots  # noqa: F401  (fixtures)
 from ..playground.driver import my_turn, open_page, screenshot, take_turn
 from .browser_kit import PANE, open_board, over, touch, version, wait_version, your_turn
 from .test_browser_activity import _lobby_of_two
-import pytest
 
 #: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
 #: in the session's event loop, and so do these tests

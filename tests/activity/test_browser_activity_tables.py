@@ -3,10 +3,11 @@ the channel's tables, where a new game's lobby can be opened and a table opened;
 speaks its person's language (Polish here), refusals included."""
 from __future__ import annotations
 
+import pytest
+
 from ..playground.conftest import browser, playground, shots  # noqa: F401  (fixtures)
 from ..playground.driver import open_page, screenshot, send
 from .browser_kit import PANE, sarena_of_two
-import pytest
 
 #: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
 #: in the session's event loop, and so do these tests

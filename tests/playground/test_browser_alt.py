@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from render.alt import describe
 
 from .driver import BOARD, EPHEMERAL, check_page, my_turn, open_page, send
-import pytest
 
 #: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
 #: in the session's event loop, and so do these tests

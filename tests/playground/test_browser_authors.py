@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from .driver import BOARD, EPHEMERAL, check_page, is_over, open_page, send
 from .test_browser_games import _solo
-import pytest
 
 #: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
 #: in the session's event loop, and so do these tests

@@ -3,8 +3,9 @@ answered as Discord's client would (an ephemeral notice, no traceback), message 
 text, and the browser's language used for the bot's replies."""
 from __future__ import annotations
 
-from .driver import keep, open_page, send
 import pytest
+
+from .driver import keep, open_page, send
 
 #: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
 #: in the session's event loop, and so do these tests

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from .driver import (BOARD, EPHEMERAL, answer_questions, board_src, check_page, explain, first_of,
                      is_over, keep, my_turn, open_page, open_thread, screenshot, send, take_turn,
                      wait_board_change, wait_for_the_viewer)
-import pytest
 
 #: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
 #: in the session's event loop, and so do these tests

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from bot.i18n import t
 
 from .driver import keep, open_page
-import pytest
 
 #: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
 #: in the session's event loop, and so do these tests

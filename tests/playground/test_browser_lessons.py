@@ -3,8 +3,9 @@ English (its turns planned with a table's piece and target buttons), Sàréná i
 step shows its picture; the choices are the buttons."""
 from __future__ import annotations
 
-from .driver import EPHEMERAL, _click_and_wait, open_page, screenshot, send
 import pytest
+
+from .driver import EPHEMERAL, _click_and_wait, open_page, screenshot, send
 
 #: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
 #: in the session's event loop, and so do these tests

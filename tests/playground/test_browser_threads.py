@@ -3,8 +3,9 @@ playground"): a page follows only its own new table into its thread, tournament 
 themselves apart, and command suggestions speak the page's language and list every option."""
 from __future__ import annotations
 
-from .driver import keep, open_page, send
 import pytest
+
+from .driver import keep, open_page, send
 
 #: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
 #: in the session's event loop, and so do these tests

@@ -3,8 +3,9 @@ players entered, started with the button; the round's message links each table's
 following a link opens that table's board. Screenshots at 400 px and 1,280 px."""
 from __future__ import annotations
 
-from .driver import BOARD, check_page, open_page, screenshot, send
 import pytest
+
+from .driver import BOARD, check_page, open_page, screenshot, send
 
 #: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
 #: in the session's event loop, and so do these tests
