@@ -9,14 +9,11 @@ from typing import Any
 
 from bot.testing.remote_flows import (click_verb, open_place, sensei_turn, table_id_of,
                                       table_message)
+from tests.cogs.test_sensei_cog import stone
 from tests.conftest import start_bot
 from tests.helpers import board, start_table
 
 TURN = re.compile(r"Turn (\d+)")
-
-
-def stone(frm: str, to: str) -> dict[str, str]:
-    return {"type": "stone", "from": frm, "to": to}
 
 
 async def test_a_move_committed_while_the_board_is_drawn_waits_for_the_next_edit(
