@@ -23,6 +23,8 @@ from bot.testing import fake_discord
 from bot.testing.discord_spec import SPEC
 from bot.testing.fake_discord import FakeDiscord, Member
 from bot.testing.harness import Harness
+from bot.ui import drawing
+from bot.ui.pictures import DrawnCache
 from bot.testing.pgserver import TEMPLATE, TempPostgres, Unavailable, memory_folder
 from cogs.tournament import cog as tournament_cog
 
@@ -188,6 +190,16 @@ def deals_follow_the_test(request, monkeypatch):
     for module in (domain_tables, tournament_cog):
         monkeypatch.setattr(module, "secrets", drawn)
     return deals
+
+
+@pytest.fixture(autouse=True)
+def pictures_drawn_afresh(monkeypatch):
+    """Each test starts with an empty cache of drawn pictures, so that whether a picture is
+    drawn (in a worker, in time, at all) does not depend on which tests ran before it in the
+    same worker."""
+    fresh = DrawnCache()
+    monkeypatch.setattr(drawing, "DRAWN", fresh)
+    return fresh
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")

@@ -10,21 +10,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 import discord
 
-from render.alt import describe
-
 from ..i18n import t
 from ..domain.tables import LiveTable, Outcome
-from ..runtime.thinkpool import ThinkFailed, ThinkTimeout
 from .dms import DmsClosed
+from .drawing import DrawingMixin
 from .launch import VERB as OPEN_BOARD, open_board_button
-from .host import CogPart
 from .limits import clip, CONTENT, EMBED_DESCRIPTION, THREAD_NAME
 from .permissions import missing_from_error, missing_in_channel
-from .pictures import Picture, upload
+from .pictures import upload
 from .relay import HELD_AT_MOST
 from .reconcile import SurfaceBlocked
 from .review import review_button
@@ -41,7 +38,7 @@ UNKNOWN_CHANNEL = 10003
 THREAD_CLOCK_SLACK = 30.0
 
 
-class PublishMixin(CogPart):
+class PublishMixin(DrawingMixin):
     # == the reconciler's side: bringing a table's messages up to date =====================
 
     async def sync_surfaces(self, table_id: int) -> bool:
@@ -438,45 +435,6 @@ class PublishMixin(CogPart):
                 await self.channel(live.row.game_channel_id).get_partial_message(old).delete()
             except discord.HTTPException:
                 pass
-
-    # == pictures ==========================================================================
-
-    async def draw(self, function: str | None, fallback: Callable[..., bytes],
-                   *args: Any) -> bytes:
-        """A picture drawn off the event loop: by ``function`` (module:name) in a render
-        worker process, or by ``fallback`` in a thread when there is none (RENDER_WORKERS=0,
-        a renderer replaced in a test or the bench) or the worker failed."""
-        pool = getattr(self.bot, "render_pool", None)
-        if function is not None and pool is not None and "render" not in self.__dict__:
-            try:
-                return await pool.call(function, *args)
-            except (ThinkFailed, ThinkTimeout) as exc:
-                log.warning("render worker failed (%s): drawing in a thread instead", exc)
-        return await asyncio.get_running_loop().run_in_executor(None, fallback, *args)
-
-    @property
-    def renderer_name(self) -> str | None:
-        renderer = type(self).__dict__.get("renderer")
-        function = getattr(renderer, "__func__", renderer)
-        if function is None or not getattr(function, "__module__", "").startswith("render."):
-            return None
-        return f"{function.__module__}:{function.__name__}"
-
-    async def picture(self, live: LiveTable, view: dict[str, Any], locale: str,
-                      reader: Any = None) -> Picture:
-        """``view`` (a public view, perhaps with what a private step highlights) drawn like
-        the board, off the event loop, with its alt text in the same language, or in
-        ``reader``'s when one person alone sees it in a picture drawn in the table's."""
-        png = await self.draw(self.renderer_name, self.render, view, live.names(), locale)
-        return Picture(png, self.alt_text(live, view, reader or locale))
-
-    def alt_text(self, live: LiveTable, view: dict[str, Any], locale: Any) -> str:
-        """The picture of ``view`` in words (public like the picture: built from the view)."""
-        return describe(self.game_key, view, live.names(), locale)
-
-    async def board_png(self, live: LiveTable) -> Picture:
-        # Render from a snapshot of the public view, off the event loop.
-        return await self.picture(live, self.game(live).public_view(), live.row.locale)
 
     # == private information ===============================================================
 

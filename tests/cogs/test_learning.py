@@ -610,8 +610,11 @@ async def test_a_lesson_button_for_a_piece_that_cannot_move_shows_the_pieces(har
 async def test_a_picture_slow_to_draw_defers_the_answer_in_time(harness, players, monkeypatch):
     """On a loaded machine a step's picture can take longer than Discord waits for an answer:
     the command or click is deferred first, then answered with the step all the same."""
-    from bot.ui import replies
+    from bot.ui import drawing, replies
+    from bot.ui.pictures import DrawnCache
     monkeypatch.setattr(replies, "PICTURE_WAIT", 0)
+    # Nothing drawn is remembered: every picture is drawn, however often it was drawn before.
+    monkeypatch.setattr(drawing, "DRAWN", DrawnCache(budget=0))
     h = harness
     ana = players[0]
     token = await h.command(ana, "sensei", "learn")
