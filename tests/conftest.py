@@ -23,9 +23,9 @@ from bot.testing import fake_discord
 from bot.testing.discord_spec import SPEC
 from bot.testing.fake_discord import FakeDiscord, Member
 from bot.testing.harness import Harness
+from bot.testing.pgserver import TEMPLATE, TempPostgres, Unavailable, memory_folder
 from bot.ui import drawing
 from bot.ui.pictures import DrawnCache
-from bot.testing.pgserver import TEMPLATE, TempPostgres, Unavailable, memory_folder
 from cogs.tournament import cog as tournament_cog
 
 # Discord's counts, with its rate-limit windows passing 100 times faster than real time: a test

@@ -184,6 +184,27 @@ async def _click_and_wait(page: Any, control: Any) -> str | None:
     return failed or None
 
 
+async def resign(page: Any, tries: int = 3) -> bool:
+    """Resign through the board's button and the confirmation it brings, as a person would:
+    a click that missed its control (the AI's move redrawing the board under the mouse) or that
+    the page showed as failed is made again. False when the game ended before the resignation
+    (the other side's move ended it meanwhile)."""
+    for _ in range(tries):
+        board = page.locator(BOARD).last
+        button = board.get_by_role("button", name="Resign")
+        await first_of(button.wait_for(), board.get_by_role("button", name="Rematch").wait_for())
+        if await is_over(page):
+            return False
+        if await _click_and_wait(page, button):
+            continue
+        confirm = page.locator(EPHEMERAL).last.get_by_role("button", name="Resign")
+        if not await confirm.count():
+            continue  # the answer was something else: look at the board again
+        if not await _click_and_wait(page, confirm):
+            return True
+    raise AssertionError(f"no resignation after {tries} tries")
+
+
 async def take_turn(page: Any, start: str, finish: str | None = None, taps: int = 16,
                     shoot: Any = None) -> str | None:
     """Open the turn menu with the board's ``start`` button, click the first offered choice

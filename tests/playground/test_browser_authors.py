@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from .driver import BOARD, EPHEMERAL, check_page, is_over, open_page, send
+from .driver import BOARD, check_page, is_over, open_page, resign, send
 from .test_browser_games import _solo
 
 #: the ``browser`` (one Chromium per worker, started once) and ``playground`` fixtures live
@@ -36,9 +36,7 @@ async def test_every_public_message_in_a_game_against_the_ai_under_its_own_autho
     # AI and Ana's first choices can wander for 64 turns): her resignation's line is hers,
     # the end the bot's.
     moves = await _solo(page, shots, "sensei-authors", "Move", finish="Send turn", turns=6)
-    if not await is_over(page):
-        await page.locator(BOARD).last.get_by_role("button", name="Resign").click()
-        await page.locator(EPHEMERAL).last.get_by_role("button", name="Resign").click()
+    if await resign(page):
         moves += 1
     await page.get_by_text("Game over").first.wait_for(timeout=45_000)
     # The end rides on the board's edit, which the bot makes before it posts the last move's
