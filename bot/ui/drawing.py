@@ -25,8 +25,9 @@ class DrawingMixin(CogPart):
         worker process, or by ``fallback`` in a thread when there is none (RENDER_WORKERS=0,
         a renderer replaced in a test or the bench) or the worker failed. A picture already
         drawn by ``function`` from the same ``args`` is not drawn again."""
-        # A renderer replaced on the cog (a test's spy) is not the package's pure function.
-        key = DRAWN.key(function, args) if "render" not in self.__dict__ else None
+        if "render" in self.__dict__:
+            function = None  # a renderer replaced on the cog (a test's spy): only it draws
+        key = DRAWN.key(function, args)
         picture = DRAWN.get(key)
         if picture is None:
             picture = await self._draw_now(function, fallback, *args)
@@ -36,7 +37,7 @@ class DrawingMixin(CogPart):
     async def _draw_now(self, function: str | None, fallback: Callable[..., bytes],
                         *args: Any) -> bytes:
         pool = getattr(self.bot, "render_pool", None)
-        if function is not None and pool is not None and "render" not in self.__dict__:
+        if function is not None and pool is not None:
             try:
                 return await pool.call(function, *args)
             except (ThinkFailed, ThinkTimeout) as exc:
